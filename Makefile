@@ -1,0 +1,45 @@
+# chunklab: the two commands a learner needs are `make lab` and `make test`.
+# Both create .venv on first use (any python3 >= 3.10 on PATH, or PYTHON=...) and install the pinned
+# requirements; later runs reuse it and reinstall only when a requirements file changes.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.chunklab-installed
+PORT ?= 8888
+
+# Run-time caches and settings stay inside the repo: nothing is written to the learner's home.
+export MPLCONFIGDIR := $(CURDIR)/.cache/matplotlib
+export IPYTHONDIR := $(CURDIR)/.cache/ipython
+export JUPYTER_CONFIG_DIR := $(CURDIR)/.cache/jupyter/config
+export JUPYTER_DATA_DIR := $(CURDIR)/.cache/jupyter/data
+export JUPYTER_RUNTIME_DIR := $(CURDIR)/.cache/jupyter/runtime
+export JUPYTERLAB_SETTINGS_DIR := $(CURDIR)/.cache/jupyter/lab-settings
+export JUPYTERLAB_WORKSPACES_DIR := $(CURDIR)/.cache/jupyter/workspaces
+export HF_HOME := $(CURDIR)/.cache/huggingface
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: install lab test clean-venv
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "chunklab needs Python >= 3.10 (set PYTHON=...)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+lab: install
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT)
+
+test: install
+	$(BIN)/python -m pytest --nbmake tests notebooks
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,232 @@
+"""The core model: the `Chunk` record, the `Chunker` base class and the registry.
+
+Every strategy in `chunklab.strategies` subclasses `Chunker`. A subclass declares its parameters as
+typed `__init__` arguments with defaults (scikit-learn style), stores each one under the same name,
+lists numeric bounds in `bounds`, and implements `spans(text)`, which yields exact character spans.
+The base class turns spans into `Chunk` objects and attaches the standard metadata, so offsets are
+never re-derived by searching the text.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import inspect
+import math
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Literal, Mapping
+
+__all__ = ["Chunk", "Chunker", "CHUNKERS", "ParameterError", "Span", "register"]
+
+class ParameterError(ValueError, TypeError):
+    """A chunker parameter has the wrong type or is out of range; the message names it and the range.
+
+    It is both a `ValueError` and a `TypeError`, so either ``except`` clause catches it.
+    """
+
+
+#: A span yielded by `Chunker.spans`: ``(start, end)`` or ``(start, end, extra_metadata)``.
+Span = tuple[int, int] | tuple[int, int, Mapping[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One chunk of a source text.
+
+    ``source[start:end] == text`` always holds; `__post_init__` checks that the length agrees and
+    `Chunker` builds chunks only by slicing the source. Anything derived from the chunk (a rendered
+    table, a context header) belongs in `metadata` under its own key, never in `text`.
+    """
+
+    text: str
+    start: int
+    end: int
+    index: int = 0
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.start <= self.end):
+            raise ValueError(f"chunk offsets must satisfy 0 <= start <= end, got [{self.start}, {self.end})")
+        if self.end - self.start != len(self.text):
+            raise ValueError(
+                f"chunk text has {len(self.text)} characters but its span [{self.start}, {self.end}) "
+                f"covers {self.end - self.start}"
+            )
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def overlaps(self, other: Chunk) -> int:
+        """Number of source characters this chunk shares with `other`."""
+        return max(0, min(self.end, other.end) - max(self.start, other.start))
+
+
+def content_hash(text: str) -> str:
+    """A short, stable fingerprint of a chunk's text (first 16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+#: Every registered chunker class by its short name; filled by `register`.
+CHUNKERS: dict[str, type[Chunker]] = {}
+
+
+def register(cls: type[Chunker]) -> type[Chunker]:
+    """Class decorator: add a `Chunker` subclass to `CHUNKERS` under its `name`."""
+    if not getattr(cls, "name", ""):
+        raise TypeError(f"{cls.__name__} needs a non-empty class attribute 'name' to be registered")
+    if cls.name in CHUNKERS and CHUNKERS[cls.name] is not cls:
+        raise TypeError(f"chunker name {cls.name!r} is already taken by {CHUNKERS[cls.name].__name__}")
+    CHUNKERS[cls.name] = cls
+    return cls
+
+
+class Chunker:
+    """Base class of every chunking strategy.
+
+    Subclasses:
+
+    * take their parameters as typed keyword arguments of `__init__`, each with a default, store them
+      under the same attribute names and end `__init__` with ``self.validate()``;
+    * declare numeric bounds in `bounds` as ``{"name": (low, high)}`` (inclusive, ``None`` = open)
+      and, optionally, slider ranges for `explore` in `widget_hints`;
+      `validate` checks types against the annotations, values against `bounds` and `Literal` options,
+      then calls `check` for rules that tie parameters together (e.g. overlap < size);
+    * implement `spans`, yielding ``(start, end)`` or ``(start, end, metadata)`` in source order;
+    * may report a size limit with `size_limit` and how they measure size with `measure`; the property
+      tests hold every chunk to that contract.
+
+    Calling a chunker on a string returns ``list[Chunk]`` with metadata ``chunk_index``,
+    ``total_chunks``, ``char_count``, ``content_hash`` and ``source`` (when given), plus whatever the
+    strategy adds.
+    """
+
+    #: Short registry name, e.g. ``"fixed"``.
+    name: ClassVar[str] = ""
+    #: Inclusive numeric bounds per parameter; ``None`` leaves a side open.
+    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
+    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit.
+    widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
+
+    # -- parameters -------------------------------------------------------------------------------
+    @classmethod
+    def param_specs(cls) -> dict[str, inspect.Parameter]:
+        """The constructor's parameters (name -> `inspect.Parameter`, annotations resolved)."""
+        signature = inspect.signature(cls.__init__)
+        hints = typing.get_type_hints(cls.__init__)
+        return {
+            name: p.replace(annotation=hints.get(name, p.annotation))
+            for name, p in signature.parameters.items()
+            if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        }
+
+    def get_params(self) -> dict[str, Any]:
+        """Current parameter values, by constructor argument name."""
+        return {name: getattr(self, name) for name in self.param_specs()}
+
+    def set_params(self, **params: Any) -> Chunker:
+        """Change parameters in place (re-validated); returns the chunker for chaining."""
+        unknown = set(params) - set(self.param_specs())
+        if unknown:
+            raise ParameterError(
+                f"{type(self).__name__} has no parameter(s) {sorted(unknown)}; "
+                f"valid: {sorted(self.param_specs())}"
+            )
+        old = self.get_params()
+        for key, value in params.items():
+            setattr(self, key, value)
+        try:
+            self.validate()
+        except ParameterError:
+            for key, value in old.items():
+                setattr(self, key, value)
+            raise
+        return self
+
+    def clone(self, **params: Any) -> Chunker:
+        """A new chunker of the same class with these parameters changed."""
+        return type(self)(**{**self.get_params(), **params})
+
+    def __repr__(self) -> str:
+        defaults = {n: p.default for n, p in self.param_specs().items()}
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != defaults.get(k)]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    # -- validation -------------------------------------------------------------------------------
+    def validate(self) -> None:
+        """Check every parameter's type and range; raise `ParameterError` naming it."""
+        for name, spec in self.param_specs().items():
+            _check_value(type(self).__name__, name, getattr(self, name), spec.annotation, self.bounds.get(name))
+        self.check()
+
+    def check(self) -> None:
+        """Hook for rules that relate several parameters; raise `ParameterError` naming them."""
+
+    # -- chunking ---------------------------------------------------------------------------------
+    def spans(self, text: str) -> Iterable[Span]:
+        """Yield the chunk spans of `text` in source order. Subclasses implement this."""
+        raise NotImplementedError
+
+    def size_limit(self) -> int | None:
+        """The largest chunk size this chunker promises, in `measure` units (None: no promise)."""
+        return None
+
+    def measure(self, text: str) -> int:
+        """The size of a chunk's text in this chunker's unit (characters by default)."""
+        return len(text)
+
+    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
+        """Chunk `text`; `source` (e.g. a document name) is copied into each chunk's metadata."""
+        if not isinstance(text, str):
+            raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
+        raw = list(self.spans(text))
+        total = len(raw)
+        chunks = []
+        for index, span in enumerate(raw):
+            start, end = span[0], span[1]
+            piece = text[start:end]
+            metadata: dict[str, Any] = {}
+            if source is not None:
+                metadata["source"] = source
+            metadata.update(
+                chunk_index=index, total_chunks=total, char_count=len(piece), content_hash=content_hash(piece)
+            )
+            if len(span) == 3:
+                metadata.update(span[2])
+            chunks.append(Chunk(piece, start, end, index, metadata))
+        return chunks
+
+    def split_text(self, text: str) -> list[str]:
+        """Just the chunk texts, for code that expects a list of strings."""
+        return [text[span[0] : span[1]] for span in self.spans(text)]
+
+
+def _check_value(owner: str, name: str, value: Any, annotation: Any, bound: tuple | None) -> None:
+    """Validate one parameter value against its annotation and bounds."""
+    where = f"{owner}: parameter {name!r}"
+    origin = typing.get_origin(annotation)
+    if origin is Literal:
+        options = typing.get_args(annotation)
+        if value not in options:
+            raise ParameterError(f"{where} must be one of {list(options)}, got {value!r}")
+        return
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        if not isinstance(value, annotation):
+            raise ParameterError(f"{where} must be one of {[m.value for m in annotation]}, got {value!r}")
+        return
+    if annotation is bool:
+        if not isinstance(value, bool):
+            raise ParameterError(f"{where} must be a bool, got {value!r}")
+        return
+    if annotation is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ParameterError(f"{where} must be an int, got {value!r}")
+    elif annotation is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise ParameterError(f"{where} must be a number, got {value!r}")
+    if bound is not None:
+        low, high = bound
+        if (low is not None and value < low) or (high is not None and value > high):
+            lo = "-inf" if low is None else low
+            hi = "inf" if high is None else high
+            raise ParameterError(f"{where} must be in [{lo}, {hi}], got {value!r}")

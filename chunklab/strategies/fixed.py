@@ -1,0 +1,115 @@
+"""Fixed-size chunking: windows of N characters or N words, with optional overlap."""
+
+from __future__ import annotations
+
+from typing import Iterator, Literal
+
+from ..core import Chunker, ParameterError, Span, register
+from ..segment import trim_span, word_spans
+
+
+@register
+class FixedSizeChunker(Chunker):
+    """Cut the text into windows of `size` characters or words, each sharing `overlap` with the last.
+
+    * ``unit="chars"``: windows of `size` characters, trimmed of surrounding whitespace. With
+      ``snap_to_words=True`` a window that would end inside a word ends at the last whitespace before
+      it instead, and the next window starts at a word start; a single word longer than `size` is
+      still cut (there is nowhere else to cut it).
+    * ``unit="words"``: windows of `size` whitespace-delimited words; words are never cut, and
+      `snap_to_words` has nothing to do.
+
+    Size contract: every chunk has at most `size` units (characters or words). Consecutive chunks
+    overlap by at most `overlap` units (less where trimming or snapping moves a boundary). A window
+    that would fall wholly inside the previous chunk (possible near the end of the text) is dropped.
+    """
+
+    name = "fixed"
+    bounds = {"size": (1, None), "overlap": (0, None)}
+    widget_hints = {"size": (20, 2000, 10), "overlap": (0, 500, 10)}
+
+    def __init__(
+        self,
+        size: int = 400,
+        overlap: int = 0,
+        unit: Literal["chars", "words"] = "chars",
+        snap_to_words: bool = False,
+    ) -> None:
+        self.size = size
+        self.overlap = overlap
+        self.unit = unit
+        self.snap_to_words = snap_to_words
+        self.validate()
+
+    def check(self) -> None:
+        """Overlap must leave the window room to move forward."""
+        if self.overlap >= self.size:
+            raise ParameterError(
+                f"FixedSizeChunker: parameter 'overlap' must be smaller than 'size' "
+                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
+            )
+
+    def size_limit(self) -> int:
+        """At most `size` characters or words per chunk."""
+        return self.size
+
+    def measure(self, text: str) -> int:
+        """Characters, or whitespace-delimited words, depending on `unit`."""
+        return len(word_spans(text)) if self.unit == "words" else len(text)
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Yield the windows' spans in order."""
+        raw = self._word_windows(text) if self.unit == "words" else self._char_windows(text)
+        last = (-1, -1)
+        for start, end in raw:
+            if start >= last[0] and end <= last[1]:
+                continue
+            last = (start, end)
+            yield start, end
+
+    def _word_windows(self, text: str) -> Iterator[tuple[int, int]]:
+        words = word_spans(text)
+        step = self.size - self.overlap
+        for i in range(0, len(words), step):
+            j = min(i + self.size, len(words))
+            yield words[i][0], words[j - 1][1]
+            if j == len(words):
+                return
+
+    def _char_windows(self, text: str) -> Iterator[tuple[int, int]]:
+        n, start = len(text), 0
+        while start < n:
+            end = min(start + self.size, n)
+            if self.snap_to_words and _inside_word(text, end):
+                end = _last_space_before(text, start, end)
+            s, e = trim_span(text, start, end)
+            if s < e:
+                yield s, e
+            if end >= n:
+                return
+            nxt = end - self.overlap
+            if self.snap_to_words and _inside_word(text, nxt):
+                nxt = _next_word_start(text, nxt, end)
+            start = max(nxt, start + 1)
+
+
+def _inside_word(text: str, pos: int) -> bool:
+    """Would a cut at `pos` split a word (non-space characters on both sides)?"""
+    return 0 < pos < len(text) and not text[pos - 1].isspace() and not text[pos].isspace()
+
+
+def _last_space_before(text: str, start: int, end: int) -> int:
+    """The last whitespace position in ``(start, end)``, or `end` if the window holds none."""
+    for pos in range(end - 1, start, -1):
+        if text[pos].isspace():
+            return pos
+    return end
+
+
+def _next_word_start(text: str, pos: int, limit: int) -> int:
+    """The first word start at or after `pos` (at most `limit`)."""
+    while pos < limit and not text[pos].isspace():
+        pos += 1
+    while pos < limit and text[pos].isspace():
+        pos += 1
+    return pos

@@ -1,0 +1,127 @@
+"""The property harness every registered chunker runs through automatically.
+
+For each class in `chunklab.CHUNKERS`, with its defaults and with parameters drawn from the same
+ranges `explore` offers: offsets exact, source order, no empty chunks, the size contract, consistent
+indices, determinism, and termination on awkward inputs (unicode, CRLF, whitespace, empty, 1 MB).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from chunklab import CHUNKERS, Chunker
+from chunklab.core import ParameterError
+from chunklab.explore import control_specs
+
+NAMES = sorted(CHUNKERS)
+
+WORDS = ["the", "Dr.", "U.S.", "3.5%", "naïve", "東京", "😀", "e\u0301", "x" * 40, "\u200b", "a.m.", "—", '"quoted"']
+SEPARATORS = [" ", "  ", "\n", "\r\n", "\r\n\r\n", "\n\n", "\t", ". ", "? ", "\u3000", "\u00a0"]
+
+texts = st.one_of(
+    st.text(max_size=600),
+    st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=250).map(
+        lambda pairs: "".join(w + s for w, s in pairs)
+    ),
+)
+
+AWKWARD = {
+    "empty": "",
+    "whitespace": " \t\r\n  \n\n \u3000 ",
+    "cjk": "東京は日本の首都です。人口は約1400万人です。" * 30,
+    "emoji": "Family: 👨‍👩‍👧‍👦 flags 🇬🇧🇯🇵 skin 👍🏽. " * 40,
+    "combining": "e\u0301 a\u0300 n\u0303 " * 200,
+    "crlf": "First line.\r\nSecond line.\r\n\r\nNew paragraph here.\r\n" * 40,
+    "single_word": "a" * 5000,
+}
+
+
+@st.composite
+def params_for(draw: st.DrawFn, cls: type[Chunker]) -> dict:
+    """Parameter values drawn from the ranges `explore` would offer."""
+    values = {}
+    for name, spec in control_specs(cls).items():
+        if spec.kind == "int":
+            values[name] = draw(st.integers(int(spec.low), int(spec.high)))
+        elif spec.kind == "float":
+            values[name] = draw(st.floats(spec.low, spec.high, allow_nan=False))
+        elif spec.kind == "choice":
+            values[name] = draw(st.sampled_from(list(spec.options)))
+        elif spec.kind == "bool":
+            values[name] = draw(st.booleans())
+    return values
+
+
+def check_chunks(chunker: Chunker, text: str) -> None:
+    """Assert every promise a chunker makes about its output on `text`."""
+    chunks = chunker(text, source="doc")
+    limit = chunker.size_limit()
+    for i, chunk in enumerate(chunks):
+        assert text[chunk.start : chunk.end] == chunk.text, "offsets must be exact"
+        assert chunk.text.strip(), "no empty or whitespace-only chunks"
+        assert chunk.index == i and chunk.metadata["chunk_index"] == i
+        assert chunk.metadata["total_chunks"] == len(chunks)
+        assert chunk.metadata["char_count"] == len(chunk.text)
+        assert chunk.metadata["source"] == "doc"
+        if limit is not None:
+            assert chunker.measure(chunk.text) <= limit, f"chunk {i} breaks the size contract"
+    for a, b in zip(chunks, chunks[1:]):
+        assert (a.start, a.end) < (b.start, b.end) and a.end <= b.end, "chunks must follow source order"
+    again = chunker(text, source="doc")
+    assert again == chunks, "chunking must be deterministic"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_registered_chunker_has_good_defaults(name: str) -> None:
+    cls = CHUNKERS[name]
+    chunker = cls()
+    assert cls.name == name
+    assert cls.__doc__ and cls.__doc__.strip()
+    for param, spec in cls.param_specs().items():
+        assert spec.default is not spec.empty, f"{name}.{param} needs a default"
+        assert spec.annotation is not spec.empty, f"{name}.{param} needs a type hint"
+    assert cls(**chunker.get_params()).get_params() == chunker.get_params()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_out_of_range_parameters_raise_clear_errors(name: str) -> None:
+    cls = CHUNKERS[name]
+    for param, (low, high) in cls.bounds.items():
+        for bad in ([low - 1] if low is not None else []) + ([high + 1] if high is not None else []):
+            with pytest.raises(ValueError, match=param):
+                cls(**{param: bad})
+        with pytest.raises(ValueError, match=param):
+            cls(**{param: "not a number"})
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(data=st.data(), text=texts)
+def test_properties_hold_for_drawn_parameters(name: str, data: st.DataObject, text: str) -> None:
+    cls = CHUNKERS[name]
+    params = data.draw(params_for(cls))
+    try:
+        chunker = cls(**params)
+    except ParameterError:
+        assume(False)
+    check_chunks(chunker, text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("case", sorted(AWKWARD))
+def test_awkward_inputs(name: str, case: str) -> None:
+    check_chunks(CHUNKERS[name](), AWKWARD[case])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_terminates_on_one_megabyte_single_line(name: str) -> None:
+    text = ("filler text that never breaks its line " * 21_000)[:1_000_000]
+    chunks = CHUNKERS[name]()(text)
+    assert chunks and all(text[c.start : c.end] == c.text for c in chunks)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rejects_non_string_input(name: str) -> None:
+    with pytest.raises(TypeError):
+        CHUNKERS[name]()(b"bytes are not text")

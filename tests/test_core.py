@@ -1,0 +1,147 @@
+"""Unit tests of the core model: Chunk, the Chunker base class, the registry, export."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+import pytest
+
+from chunklab import CHUNKERS, Chunk, Chunker
+from chunklab.core import ParameterError, register
+from chunklab.export import from_dicts, read_jsonl, to_dicts, to_langchain, to_llamaindex, write_jsonl
+from chunklab.strategies import FixedSizeChunker
+
+
+class Toy(Chunker):
+    """A two-parameter chunker used only here."""
+
+    bounds = {"size": (1, 100), "ratio": (0.0, 1.0)}
+
+    def __init__(self, size: int = 10, ratio: float = 0.5, mode: Literal["a", "b"] = "a", flag: bool = True):
+        self.size, self.ratio, self.mode, self.flag = size, ratio, mode, flag
+        self.validate()
+
+    def spans(self, text):
+        for start in range(0, len(text), self.size):
+            yield start, min(start + self.size, len(text)), {"mode": self.mode}
+
+
+def test_chunk_rejects_inconsistent_offsets() -> None:
+    with pytest.raises(ValueError, match="covers"):
+        Chunk("abc", 0, 5)
+    with pytest.raises(ValueError, match="start <= end"):
+        Chunk("", 3, 2)
+    assert len(Chunk("abc", 4, 7)) == 3
+
+
+def test_chunk_overlap() -> None:
+    assert Chunk("abcd", 0, 4).overlaps(Chunk("cdef", 2, 6)) == 2
+    assert Chunk("ab", 0, 2).overlaps(Chunk("cd", 2, 4)) == 0
+
+
+def test_call_builds_chunks_with_standard_metadata() -> None:
+    chunks = Toy(size=4)("abcdefghij", source="letters")
+    assert [c.text for c in chunks] == ["abcd", "efgh", "ij"]
+    assert chunks[1].metadata == {
+        "source": "letters",
+        "chunk_index": 1,
+        "total_chunks": 3,
+        "char_count": 4,
+        "content_hash": chunks[1].metadata["content_hash"],
+        "mode": "a",
+    }
+    assert len(chunks[1].metadata["content_hash"]) == 16
+    assert chunks[0].metadata["content_hash"] != chunks[1].metadata["content_hash"]
+    assert "source" not in Toy()("abc")[0].metadata
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"size": 0}, r"'size' must be in \[1, 100\], got 0"),
+        ({"size": 101}, r"'size' must be in \[1, 100\]"),
+        ({"size": 2.5}, r"'size' must be an int"),
+        ({"size": True}, r"'size' must be an int"),
+        ({"ratio": 1.5}, r"'ratio' must be in \[0.0, 1.0\]"),
+        ({"ratio": float("nan")}, r"'ratio' must be a number"),
+        ({"mode": "c"}, r"'mode' must be one of \['a', 'b'\]"),
+        ({"flag": 1}, r"'flag' must be a bool"),
+    ],
+)
+def test_validation_names_parameter_and_range(params: dict, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        Toy(**params)
+
+
+def test_parameter_error_is_value_and_type_error() -> None:
+    assert issubclass(ParameterError, ValueError) and issubclass(ParameterError, TypeError)
+
+
+def test_get_set_params_and_repr() -> None:
+    toy = Toy(size=7)
+    assert toy.get_params() == {"size": 7, "ratio": 0.5, "mode": "a", "flag": True}
+    assert repr(toy) == "Toy(size=7)"
+    assert toy.set_params(mode="b") is toy and toy.mode == "b"
+    with pytest.raises(ParameterError, match="size"):
+        toy.set_params(size=0, mode="a")
+    assert toy.get_params() == {"size": 7, "ratio": 0.5, "mode": "b", "flag": True}, "failed set_params rolls back"
+    with pytest.raises(ValueError, match="no parameter"):
+        toy.set_params(colour="red")
+    assert toy.clone(size=3).size == 3 and toy.size == 7
+
+
+def test_registry() -> None:
+    assert CHUNKERS["fixed"] is FixedSizeChunker
+    with pytest.raises(TypeError, match="name"):
+        register(Toy)
+
+    class Other(Toy):
+        """Clashes with the fixed chunker's name."""
+
+        name = "fixed"
+
+    with pytest.raises(TypeError, match="already taken"):
+        register(Other)
+
+
+def test_fixed_overlap_must_be_smaller_than_size() -> None:
+    with pytest.raises(ValueError, match=r"overlap.*smaller than 'size'.*0 <= overlap <= 99"):
+        FixedSizeChunker(size=100, overlap=100)
+
+
+def test_fixed_chars_snap_and_overlap() -> None:
+    text = "The quick brown fox jumps over the lazy dog."
+    plain = FixedSizeChunker(size=12)(text)
+    assert [c.text for c in plain] == ["The quick br", "own fox jump", "s over the l", "azy dog."]
+    snapped = FixedSizeChunker(size=12, overlap=4, snap_to_words=True)(text)
+    # The overlap never exceeds 4 characters, so it holds a whole word only where one fits ("fox").
+    assert [c.text for c in snapped] == ["The quick", "brown fox", "fox jumps", "over the", "the lazy", "lazy dog."]
+
+
+def test_fixed_words_with_overlap() -> None:
+    text = "one two  three\nfour five six seven"
+    chunks = FixedSizeChunker(size=3, overlap=1, unit="words")(text)
+    assert [c.text for c in chunks] == ["one two  three", "three\nfour five", "five six seven"]
+
+
+def test_export_round_trip(tmp_path) -> None:
+    text = "Zoë's café — naïve text. Second sentence here."
+    chunks = FixedSizeChunker(size=20)(text, source="cafe")
+    assert from_dicts(to_dicts(chunks)) == chunks
+    path = write_jsonl(chunks, tmp_path / "chunks.jsonl")
+    assert "Zoë" in path.read_text(encoding="utf-8")
+    assert read_jsonl(path) == chunks
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["start"] == 0
+
+
+def test_langchain_and_llamaindex_shapes() -> None:
+    text = "alpha beta gamma delta"
+    chunks = FixedSizeChunker(size=10)(text, source="greek")
+    lc = to_langchain(chunks)
+    assert set(lc[1]) == {"page_content", "metadata"}
+    assert lc[1]["page_content"] == chunks[1].text
+    assert lc[1]["metadata"]["start_index"] == chunks[1].start and lc[1]["metadata"]["source"] == "greek"
+    li = to_llamaindex(chunks)
+    assert set(li[0]) == {"text", "start_char_idx", "end_char_idx", "metadata"}
+    assert text[li[1]["start_char_idx"] : li[1]["end_char_idx"]] == li[1]["text"]

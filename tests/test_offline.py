@@ -1,0 +1,68 @@
+"""Every model the course uses loads and runs with the network blocked and an empty home directory.
+
+The check runs in a fresh interpreter: sockets refuse to connect or resolve names, HOME points at an
+empty temporary folder, and at the end that folder must still be empty.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SCRIPT = textwrap.dedent(
+    """
+    import socket
+
+    def refuse(*args, **kwargs):
+        raise OSError("network access attempted during an offline test")
+
+    socket.socket.connect = refuse
+    socket.socket.connect_ex = refuse
+    socket.create_connection = refuse
+    socket.getaddrinfo = refuse
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import numpy as np
+    from chunklab import CHUNKERS, load_document, list_documents
+    from chunklab import resources
+    from chunklab.segment import sentence_spans
+    from chunklab.viz import render_html, size_histogram
+
+    text = "Dr. Ada Brook met the U.S. team in Paris on 3 May 2024. It rained."
+    assert len(sentence_spans(text, "punkt")) == 2
+    assert len(sentence_spans(text, "spacy")) == 2
+    labels = {e.label_ for e in resources.spacy_ner()(text).ents}
+    assert {"PERSON", "GPE"} <= labels, labels
+    encoded = resources.hf_tokenizer()(text, return_offsets_mapping=True)
+    assert encoded["offset_mapping"][1] == (0, 2)
+    assert len(resources.tiktoken_encoding().encode(text)) > 5
+    ids = np.array([encoded["input_ids"]], dtype=np.int64)
+    out = resources.minilm_onnx_session().run(
+        None, {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    )[0]
+    assert out.shape == (1, ids.shape[1], 384)
+    doc = load_document(list_documents()[0])
+    for cls in CHUNKERS.values():
+        chunks = cls()(doc.text)
+        render_html(chunks, doc.text)
+    size_histogram(chunks).figure.savefig("/dev/null", format="png")
+    print("offline ok")
+    """
+)
+
+
+def test_all_resources_work_offline_and_write_nothing_to_home(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "USERPROFILE": str(home)}
+    env.pop("XDG_CACHE_HOME", None)
+    env.pop("XDG_CONFIG_HOME", None)
+    result = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "offline ok" in result.stdout
+    written = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
+    assert written == [], f"files written to the home directory: {written}"

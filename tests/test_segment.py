@@ -1,0 +1,66 @@
+"""Unit tests of the exact-offset text primitives."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunklab.segment import cut_spans, line_spans, paragraph_spans, sentence_spans, trim_span, word_spans
+
+TRICKY = (
+    'Dr. Smith paid $3.5 million to the U.S. agency, e.g. for sensors. '
+    'He said: "It works." Then he left at 3 p.m. on Jan. 5. Mr. Jones agreed!'
+)
+EXPECTED = [
+    "Dr. Smith paid $3.5 million to the U.S. agency, e.g. for sensors.",
+    'He said: "It works."',
+    "Then he left at 3 p.m. on Jan. 5.",
+    "Mr. Jones agreed!",
+]
+
+
+def texts(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [text[s:e] for s, e in spans]
+
+
+@pytest.mark.parametrize("method", ["regex", "punkt", "spacy"])
+def test_sentence_splitters_are_exact_and_ordered(method: str) -> None:
+    spans = sentence_spans(TRICKY, method)
+    assert spans == sorted(spans)
+    assert all(TRICKY[s:e].strip() == TRICKY[s:e] != "" for s, e in spans)
+
+
+def test_regex_splitter_handles_abbreviations_decimals_and_quotes() -> None:
+    assert texts(TRICKY, sentence_spans(TRICKY, "regex")) == EXPECTED
+
+
+def test_punkt_is_loaded_with_trained_parameters() -> None:
+    # An untrained Punkt splits after "Dr." and "Mr."; the trained English model does not.
+    got = texts(TRICKY, sentence_spans(TRICKY, "punkt"))
+    assert not any(s in ("Dr.", "Mr.") or s.endswith(" Dr.") for s in got)
+    assert got[-1] == "Mr. Jones agreed!"
+
+
+def test_unknown_sentence_method() -> None:
+    with pytest.raises(ValueError, match="regex"):
+        sentence_spans("x", "magic")  # type: ignore[arg-type]
+
+
+def test_paragraphs_with_crlf_and_blank_lines_with_spaces() -> None:
+    text = "First para\r\nstill first.\r\n\r\nSecond.\n  \n\n\tThird. \n"
+    assert texts(text, paragraph_spans(text)) == ["First para\r\nstill first.", "Second.", "Third."]
+
+
+def test_words_lines_and_trim() -> None:
+    text = " a  bc\r\n d\n\n"
+    assert texts(text, word_spans(text)) == ["a", "bc", "d"]
+    assert texts(text, line_spans(text)) == ["a  bc", "d"]
+    assert trim_span(text, 0, 4) == (1, 2)
+    assert trim_span("   ", 0, 3)[0] == trim_span("   ", 0, 3)[1]
+
+
+def test_cut_spans_counts_each_span_once_and_ignores_edges() -> None:
+    spans = [(0, 5), (6, 10), (12, 20)]
+    assert cut_spans(spans, [0, 5, 6, 10, 12, 20]) == 0
+    assert cut_spans(spans, [3, 4, 13]) == 2
+    assert cut_spans(spans, [11, 25, -1]) == 0
+    assert cut_spans([], [3]) == 0

@@ -115,6 +115,7 @@ def render_html(
     source: str,
     *,
     max_chars: int | None = 20_000,
+    offset: int = 0,
     height: int = 420,
     attrs: Mapping[str, Any] | None = None,
 ) -> str:
@@ -123,10 +124,13 @@ def render_html(
     Consecutive chunks take consecutive palette colours; characters in two or more chunks are
     striped in their colours and outlined; characters in no chunk are grey. A small dark label marks
     where each chunk starts, and hovering a span shows its chunk's index, size, offsets and metadata.
-    Only the first `max_chars` characters are drawn (None: all). The outer ``div`` carries
+    Only `max_chars` characters from `offset` on are drawn (None: to the end); the stats line
+    always describes the whole text. The outer ``div`` carries
     ``data-nchunks`` and, from `attrs`, further ``data-*`` attributes (dicts as JSON).
     """
-    limit = len(source) if max_chars is None else min(len(source), max_chars)
+    if not 0 <= offset <= len(source):
+        raise ValueError(f"offset must be in [0, {len(source)}], got {offset}")
+    limit = len(source) if max_chars is None else min(len(source), offset + max_chars)
     stats = chunk_stats(chunks, source)
     data = {"nchunks": len(chunks), "source-chars": len(source), **(attrs or {})}
     data_attrs = " ".join(
@@ -139,21 +143,23 @@ def render_html(
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
-    parts.extend(_segments_html(chunks, source, limit))
+    parts.extend(_segments_html(chunks, source, offset, limit))
     parts.append("</div>")
-    if limit < len(source):
-        parts.append(f'<div class="cl-note">showing the first {limit:,} of {len(source):,} characters</div>')
+    if offset > 0 or limit < len(source):
+        parts.append(
+            f'<div class="cl-note">showing characters {offset:,} to {limit:,} of {len(source):,}</div>'
+        )
     parts.append("</div>")
     return "".join(parts)
 
 
-def _segments_html(chunks: Sequence[Chunk], source: str, limit: int) -> list[str]:
-    """Split [0, limit) at every chunk boundary and render each piece with its covering chunks."""
+def _segments_html(chunks: Sequence[Chunk], source: str, offset: int, limit: int) -> list[str]:
+    """Split [offset, limit) at every chunk boundary and render each piece with its covering chunks."""
     starts_at: dict[int, list[Chunk]] = {}
     for chunk in chunks:
-        if chunk.start < limit:
+        if offset <= chunk.start < limit:
             starts_at.setdefault(chunk.start, []).append(chunk)
-    cuts = sorted({0, limit, *(b for c in chunks for b in (c.start, c.end) if b < limit)})
+    cuts = sorted({offset, limit, *(b for c in chunks for b in (c.start, c.end) if offset < b < limit)})
     ordered = sorted(chunks, key=lambda c: (c.start, c.end))
     active: list[Chunk] = []
     nxt = 0
@@ -186,7 +192,7 @@ def _segments_html(chunks: Sequence[Chunk], source: str, limit: int) -> list[str
 def show(chunks: Sequence[Chunk], source: str, **options: Any) -> Any:
     """Display `chunks` over `source` in Jupyter (returns an ``IPython.display.HTML``).
 
-    Options are those of `render_html` (``max_chars``, ``height``, ``attrs``).
+    Options are those of `render_html` (``max_chars``, ``offset``, ``height``, ``attrs``).
     """
     from IPython.display import HTML
 

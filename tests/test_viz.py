@@ -46,8 +46,16 @@ def test_render_attrs_and_truncation() -> None:
     chunks = FixedSizeChunker(size=100)(long)
     markup = render_html(chunks, long, max_chars=300, attrs={"chunker": "fixed", "params": {"size": 100}})
     assert 'data-params="{&quot;size&quot;: 100}"' in markup and 'data-chunker="fixed"' in markup
-    assert "showing the first 300 of 5,000 characters" in markup
+    assert "showing characters 0 to 300 of 5,000" in markup
     assert len(visible_text(markup.split('<div class="cl-note">')[0] + "</div>")) == 300
+
+
+def test_render_a_window_from_an_offset() -> None:
+    chunks = [Chunk(TEXT[0:11], 0, 11, 0), Chunk(TEXT[12:36], 12, 36, 1)]
+    markup = render_html(chunks, TEXT, offset=6, max_chars=20)
+    assert visible_text(markup.split('<div class="cl-note">')[0]) == TEXT[6:26]
+    assert markup.count('class="cl-mark"') == 1  # chunk 0 starts before the window
+    assert "showing characters 6 to 26 of 52" in markup
 
 
 def test_stats_count_cuts_overlap_and_coverage() -> None:

@@ -1,0 +1,217 @@
+"""The course corpus: the documents in ``data/`` and the questions about them.
+
+The manifest ``data/corpus.json`` names every document (its key, file, kind
+and title). :func:`load_document` turns one entry into a :class:`Document`
+whose ``text`` is *exactly* the string chunkers receive and that the
+question spans in ``data/questions.jsonl`` index into:
+
+* text-like files (markdown, text, legal, csv, transcript, html, mixed) are
+  read as they are on disk: UTF-8, no newline translation, markup included;
+* the PDF is read with :func:`chunklab.pdf.read_pdf`: page texts joined with a
+  blank line, running headers and footers kept, and the character span of
+  every page in ``metadata["pages"]``.
+
+Example::
+
+    from chunklab.corpus import list_documents, load_document, load_questions
+    doc = load_document("report")
+    q = load_questions("report")[0]
+    span = q["answers"][0]
+    assert doc.text[span["start"]:span["end"]] == span["text"]
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import pathlib
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "KINDS",
+    "QUESTION_KINDS",
+    "Document",
+    "data_dir",
+    "list_documents",
+    "load_document",
+    "load_questions",
+]
+
+#: The document kinds the manifest may use.
+KINDS = ("markdown", "text", "legal", "csv", "transcript", "pdf", "html", "mixed")
+
+#: The kinds of question in the question set (see ``data/README.md``).
+QUESTION_KINDS = ("fact", "multi_sentence", "table", "cross_boundary", "multi_excerpt")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A corpus document: the exact text chunkers receive, plus metadata.
+
+    Attributes
+    ----------
+    name:
+        The manifest key, e.g. ``"manual"``; use it as a chunk's ``source``.
+    title:
+        The human title from the manifest.
+    kind:
+        One of :data:`KINDS`: ``"markdown"``, ``"text"``, ``"legal"``,
+        ``"csv"``, ``"transcript"``, ``"pdf"``, ``"html"`` or ``"mixed"``.
+    text:
+        The document text. Question spans are offsets into this string.
+    path:
+        The file on disk the text comes from.
+    metadata:
+        Everything else, read-only: always ``char_count``, ``word_count``
+        and ``line_count``; ``pages`` (list of ``(start, end)`` spans of
+        each page in ``text``) and ``page_count`` for the PDF, plus
+        ``source_path`` (the markdown it was built from); ``description``
+        (the text) and ``description_path`` for the CSV; ``assets``
+        (list of paths) for documents that ship images.
+    """
+
+    name: str
+    title: str
+    kind: str
+    text: str = field(repr=False)
+    path: pathlib.Path
+    metadata: Mapping[str, Any] = field(default_factory=dict, repr=False, hash=False)
+
+    def __len__(self) -> int:
+        """The number of characters in :attr:`text`."""
+        return len(self.text)
+
+
+def data_dir() -> pathlib.Path:
+    """Return the repository's ``data/`` folder (``chunklab/../data``)."""
+    return pathlib.Path(__file__).resolve().parent.parent / "data"
+
+
+@functools.lru_cache(maxsize=1)
+def _manifest() -> dict[str, dict[str, Any]]:
+    """Read ``data/corpus.json`` once; keys keep the file's order."""
+    with open(data_dir() / "corpus.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def list_documents() -> list[str]:
+    """Return the names (manifest keys) of all corpus documents, in manifest order."""
+    return list(_manifest())
+
+
+def _entry(name: str) -> dict[str, Any]:
+    manifest = _manifest()
+    if name not in manifest:
+        known = ", ".join(repr(k) for k in manifest)
+        raise KeyError(f"unknown document {name!r}; known documents: {known}")
+    return manifest[name]
+
+
+def _read_text(path: pathlib.Path) -> str:
+    """Read a text file byte-exactly: UTF-8, newlines left as they are."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+@functools.lru_cache(maxsize=None)
+def load_document(name: str) -> Document:
+    """Load one corpus document by its manifest key.
+
+    The result is cached, so repeated calls return the same object.
+
+    Parameters
+    ----------
+    name:
+        A key of ``data/corpus.json``; see :func:`list_documents`.
+
+    Raises
+    ------
+    KeyError
+        If ``name`` is not in the manifest; the message lists the known names.
+    FileNotFoundError
+        If the manifest names a file that does not exist.
+    ValueError
+        If the manifest entry has an unknown kind, or the PDF is unreadable.
+    """
+    entry = _entry(name)
+    root = data_dir()
+    path = root / entry["file"]
+    kind = entry["kind"]
+    if kind not in KINDS:
+        raise ValueError(f"document {name!r} has unknown kind {kind!r}; expected one of {KINDS}")
+
+    metadata: dict[str, Any] = {}
+    if kind == "pdf":
+        from chunklab.pdf import read_pdf
+
+        text, pages = read_pdf(path)
+        metadata["pages"] = [tuple(span) for span in pages]
+        metadata["page_count"] = len(pages)
+    else:
+        text = _read_text(path)
+
+    if "source" in entry:
+        metadata["source_path"] = root / entry["source"]
+    if "description" in entry:
+        description_path = root / entry["description"]
+        metadata["description_path"] = description_path
+        metadata["description"] = _read_text(description_path)
+    if "assets" in entry:
+        metadata["assets"] = [root / asset for asset in entry["assets"]]
+    metadata["char_count"] = len(text)
+    metadata["word_count"] = len(text.split())
+    metadata["line_count"] = len(text.splitlines())
+
+    return Document(
+        name=name,
+        title=entry.get("title", name),
+        kind=kind,
+        text=text,
+        path=path,
+        metadata=types.MappingProxyType(metadata),
+    )
+
+
+def _read_jsonl(path: pathlib.Path) -> list[dict]:
+    records = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{lineno}: invalid JSON: {exc}") from exc
+    return records
+
+
+def load_questions(doc: str | None = None) -> list[dict]:
+    """Return the evaluation questions, optionally only those about ``doc``.
+
+    Each question is a dict::
+
+        {"id": "report-003", "doc": "report", "question": "...",
+         "kind": "table",
+         "answers": [{"start": 1234, "end": 1302, "text": "..."}]}
+
+    where every answer satisfies
+    ``load_document(q["doc"]).text[start:end] == text``. ``kind`` is one of
+    :data:`QUESTION_KINDS`.
+
+    Questions are read from ``data/questions.jsonl``. A fresh list of fresh
+    dicts is returned on every call.
+
+    Raises
+    ------
+    KeyError
+        If ``doc`` is given but is not a document name.
+    """
+    if doc is not None:
+        _entry(doc)  # raises KeyError for unknown names
+    questions = _read_jsonl(data_dir() / "questions.jsonl")
+    if doc is not None:
+        questions = [q for q in questions if q.get("doc") == doc]
+    return questions

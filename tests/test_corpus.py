@@ -1,0 +1,226 @@
+"""The corpus in data/ and its question set: every document loads, every golden span is exact."""
+
+from __future__ import annotations
+
+import collections
+import csv
+import dataclasses
+import io
+import json
+
+import pytest
+
+from chunklab.corpus import (
+    KINDS,
+    QUESTION_KINDS,
+    Document,
+    data_dir,
+    list_documents,
+    load_document,
+    load_questions,
+)
+from chunklab.pdf import PAGE_SEPARATOR, read_pdf
+
+DOCS = list_documents()
+QUESTIONS = load_questions()
+MIN_TOTAL_CHARS = 150_000
+MIN_QUESTIONS_PER_DOC = 10
+MIN_QUESTIONS = 120
+PDF_DOCS = [name for name, entry in json.loads((data_dir() / "corpus.json").read_text("utf-8")).items()
+            if entry["kind"] == "pdf"]
+
+
+# --- the manifest and the documents -------------------------------------------------------------
+
+def test_manifest_lists_documents_in_order():
+    manifest = json.loads((data_dir() / "corpus.json").read_text(encoding="utf-8"))
+    assert DOCS == list(manifest)
+    assert len(DOCS) == len(set(DOCS)) >= 8
+    for name, entry in manifest.items():
+        assert entry["kind"] in KINDS, name
+        assert entry.get("title"), name
+
+
+@pytest.mark.parametrize("name", DOCS)
+def test_document_loads(name):
+    doc = load_document(name)
+    assert isinstance(doc, Document)
+    assert doc.name == name
+    assert doc.kind in KINDS
+    assert doc.title
+    assert doc.path.is_file()
+    assert isinstance(doc.text, str) and doc.text.strip()
+    assert doc.metadata["char_count"] == len(doc.text) == len(doc)
+    assert doc.metadata["word_count"] == len(doc.text.split())
+    assert "\ufffd" not in doc.text  # no decoding damage
+
+
+@pytest.mark.parametrize("name", DOCS)
+def test_text_documents_are_the_exact_file_content(name):
+    doc = load_document(name)
+    if doc.kind == "pdf":
+        pytest.skip("the PDF's text is extracted, not read")
+    assert doc.text == doc.path.read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("name", DOCS)
+def test_manifest_side_files_exist(name):
+    meta = load_document(name).metadata
+    for asset in meta.get("assets", []):
+        assert asset.is_file(), asset
+    if "description_path" in meta:
+        assert meta["description_path"].is_file()
+        assert meta["description"].strip()
+    if "source_path" in meta:
+        assert meta["source_path"].is_file()
+
+
+def test_total_corpus_size():
+    total = sum(len(load_document(name).text) for name in DOCS)
+    assert total >= MIN_TOTAL_CHARS, f"corpus has {total:,} characters, expected >= {MIN_TOTAL_CHARS:,}"
+
+
+def test_load_document_is_cached_and_frozen():
+    name = DOCS[0]
+    doc = load_document(name)
+    assert load_document(name) is doc
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        doc.text = "changed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        doc.metadata["char_count"] = 0  # type: ignore[index]
+
+
+def test_unknown_document_raises_key_error_listing_names():
+    with pytest.raises(KeyError) as info:
+        load_document("nope")
+    message = str(info.value)
+    assert "nope" in message
+    assert all(name in message for name in DOCS)
+
+
+def test_unknown_document_in_load_questions_raises_key_error():
+    with pytest.raises(KeyError, match="nope"):
+        load_questions("nope")
+
+
+def test_data_dir():
+    assert (data_dir() / "corpus.json").is_file()
+    assert data_dir().name == "data"
+
+
+# --- the CSV -------------------------------------------------------------------------------------
+
+def test_csv_parses_to_a_rectangular_table():
+    doc = load_document("stations")
+    rows = list(csv.reader(io.StringIO(doc.text, newline="")))
+    header, body = rows[0], rows[1:]
+    assert header[:2] == ["date", "station_id"] and "notes" in header
+    assert 300 <= len(body) <= 400
+    assert {len(r) for r in body} == {len(header)}
+    assert any("," in r[header.index("station_name")] for r in body)  # quoted names with commas
+    assert '""' in doc.text  # at least one escaped quote inside a notes field
+    assert doc.metadata["description"].strip()
+
+
+# --- the PDF -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", PDF_DOCS)
+def test_pdf_pages(name):
+    doc = load_document(name)
+    pages = doc.metadata["pages"]
+    assert len(pages) >= 8
+    assert doc.metadata["page_count"] == len(pages)
+    assert pages[0][0] == 0
+    assert pages[-1][1] == len(doc.text)
+    for start, end in pages:
+        assert 0 <= start < end <= len(doc.text)
+    for (_, prev_end), (next_start, _) in zip(pages, pages[1:]):
+        assert prev_end < next_start
+        assert doc.text[prev_end:next_start] == PAGE_SEPARATOR
+    # the page spans tile the text: rejoining the pages gives it back
+    assert PAGE_SEPARATOR.join(doc.text[s:e] for s, e in pages) == doc.text
+    text, spans = read_pdf(doc.path)
+    assert text == doc.text
+    assert [tuple(span) for span in spans] == [tuple(span) for span in pages]
+
+
+def test_report_keeps_running_headers_and_footers():
+    doc = load_document("report")
+    pages = doc.metadata["pages"]
+    for number, (start, end) in enumerate(pages, 1):
+        page = doc.text[start:end]
+        assert page.startswith("Marrow Bay Freight")
+        assert page.endswith(f"Page {number} of {len(pages)}")
+
+
+def test_read_pdf_rejects_garbage(tmp_path):
+    bad = tmp_path / "garbage.pdf"
+    bad.write_bytes(b"this is not a PDF at all\n" * 40)
+    with pytest.raises(ValueError, match="garbage.pdf"):
+        read_pdf(bad)
+
+
+def test_read_pdf_rejects_truncated_file(tmp_path):
+    good = load_document("report").path.read_bytes()
+    bad = tmp_path / "truncated.pdf"
+    bad.write_bytes(good[: len(good) // 2])
+    with pytest.raises(ValueError, match="truncated.pdf"):
+        read_pdf(bad)
+
+
+def test_read_pdf_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        read_pdf(tmp_path / "missing.pdf")
+
+
+# --- the questions -------------------------------------------------------------------------------
+
+def test_question_ids_are_unique():
+    counts = collections.Counter(q["id"] for q in QUESTIONS)
+    assert not [i for i, n in counts.items() if n > 1]
+
+
+def test_enough_questions_overall():
+    assert len(QUESTIONS) >= MIN_QUESTIONS
+
+
+@pytest.mark.parametrize("name", DOCS)
+def test_enough_questions_per_document(name):
+    assert len(load_questions(name)) >= MIN_QUESTIONS_PER_DOC
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=[q.get("id", "?") for q in QUESTIONS])
+def test_question_is_valid(question):
+    assert set(question) >= {"id", "doc", "question", "kind", "answers"}
+    assert question["doc"] in DOCS
+    assert question["id"].startswith(question["doc"] + "-")
+    assert question["kind"] in QUESTION_KINDS
+    assert isinstance(question["question"], str) and question["question"].strip()
+    answers = question["answers"]
+    assert answers, "no golden excerpt"
+    if question["kind"] == "multi_excerpt":
+        assert len(answers) >= 2
+    text = load_document(question["doc"]).text
+    for answer in answers:
+        start, end = answer["start"], answer["end"]
+        assert isinstance(start, int) and isinstance(end, int)
+        assert 0 <= start < end <= len(text)
+        assert text[start:end] == answer["text"]
+
+
+def test_load_questions_filters_by_document():
+    for name in DOCS:
+        assert all(q["doc"] == name for q in load_questions(name))
+    assert sum(len(load_questions(name)) for name in DOCS) == len(QUESTIONS)
+
+
+@pytest.mark.parametrize("name", PDF_DOCS)
+def test_pdf_has_questions_across_page_breaks(name):
+    pages = load_document(name).metadata["pages"]
+
+    def pages_of(answer):
+        return {i for i, (s, e) in enumerate(pages) if answer["start"] < e and s < answer["end"]}
+
+    crossing = [q for q in load_questions(name) if q["kind"] == "cross_boundary"
+                and any(len(pages_of(a)) > 1 for a in q["answers"])]
+    assert len(crossing) >= 3

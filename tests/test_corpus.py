@@ -224,3 +224,16 @@ def test_pdf_has_questions_across_page_breaks(name):
     crossing = [q for q in load_questions(name) if q["kind"] == "cross_boundary"
                 and any(len(pages_of(a)) > 1 for a in q["answers"])]
     assert len(crossing) >= 3
+
+
+def test_report_pdf_is_built_from_its_committed_source(tmp_path):
+    """Rebuilding the PDF from report_source.md gives the committed file, byte for byte."""
+    import hashlib
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_report_pdf", data_dir() / "build_report_pdf.py")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    rebuilt = builder.build(output=tmp_path / "report.pdf")
+    committed = data_dir() / "documents" / "report.pdf"
+    assert hashlib.sha256(rebuilt.read_bytes()).digest() == hashlib.sha256(committed.read_bytes()).digest()

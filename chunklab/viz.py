@@ -6,6 +6,7 @@ is a pure function (string in, string out) so it can be tested, and `show` wraps
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import statistics
@@ -44,8 +45,7 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
     sizes = [len(c) for c in chunks]
     covered = _covered_chars(chunks)
     boundaries = [b for c in chunks for b in (c.start, c.end)]
-    words = word_spans(source)
-    sentences = sentence_spans(source)
+    words, sentences = _units(source)
     content = sum(e - s for s, e in words)
     return {
         "chunks": len(chunks),
@@ -59,6 +59,12 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
         "sentences": len(sentences),
         "sentences_cut": cut_spans(sentences, boundaries),
     }
+
+
+@functools.lru_cache(maxsize=16)
+def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Word and sentence spans of a source, cached: a slider drag re-chunks the same text."""
+    return word_spans(source), sentence_spans(source)
 
 
 def _covered_chars(chunks: Sequence[Chunk]) -> int:

@@ -7,6 +7,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chunklab-installed
 PORT ?= 8888
+# Jupyter refuses to run as root unless told to (containers, CI machines).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Run-time caches and settings stay inside the repo: nothing is written to the learner's home.
 export MPLCONFIGDIR := $(CURDIR)/.cache/matplotlib
@@ -36,7 +38,7 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
 	touch $(STAMP)
 
 lab: install
-	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT)
+	$(BIN)/jupyter lab --notebook-dir=notebooks --port=$(PORT) $(ROOT_FLAG)
 
 test: install
 	$(BIN)/python -m pytest --nbmake tests notebooks

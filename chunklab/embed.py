@@ -1,0 +1,237 @@
+"""Embedders: callables that turn a list of texts into a matrix of L2-normalised vectors.
+
+Anything with the signature ``list[str] -> array of shape (n, d)`` works wherever chunklab takes an
+embedder (dense retrieval, semantic chunking). Two are provided:
+
+* `MiniLMEmbedder`: all-MiniLM-L6-v2 sentence embeddings (384 dimensions), offline. It uses the
+  official sentence-transformers model when that package is installed *and* the model is already in
+  the local Hugging Face cache; otherwise the int8 ONNX export with the MiniLM WordPiece tokenizer
+  (see `chunklab.resources`). Results are cached in memory by text, so re-embedding a chunk that a
+  previous chunking already produced costs nothing.
+* `TfidfEmbedder`: TF-IDF followed by truncated SVD (latent semantic analysis), a light, fully
+  transparent alternative with no neural model at all.
+
+`default_embedder` returns one shared `MiniLMEmbedder`, so every caller shares its cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pathlib
+import tempfile
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .resources import MINILM_MAX_TOKENS, OFFICIAL_MINILM, hf_tokenizer, minilm_onnx_session
+
+__all__ = ["Embedder", "MiniLMEmbedder", "TfidfEmbedder", "default_embedder"]
+
+#: The embedder contract: texts in, one row per text out.
+Embedder = Callable[[Sequence[str]], np.ndarray]
+
+MINILM_DIM = 384
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (all-zero rows stay zero), as float32."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 sentence embeddings: ``embedder(texts) -> float32 array (n, 384)``, unit rows.
+
+    Texts longer than `max_tokens` word pieces are truncated (the model was trained on at most 256),
+    so only the start of a long chunk shapes its vector. Uncached texts are embedded in batches of
+    similar length (sorted by token count) so little padding is computed. Every vector is cached in
+    memory under a hash of its text; `hits` and `misses` count cache look-ups. `persist` keeps the
+    cache in a file as well, so a re-run of a long comparison embeds nothing new.
+
+    `backend` tells which model ran: ``"sentence-transformers"`` (the official fp32 model, only if
+    it is installed and already downloaded; nothing is fetched) or ``"onnx-int8"`` (the bundled
+    int8 export, cosine similarity >= 0.999 to the official vectors). It is decided on first use.
+    """
+
+    dim = MINILM_DIM
+
+    def __init__(self, batch_size: int = 16, max_tokens: int = MINILM_MAX_TOKENS) -> None:
+        if batch_size < 1:
+            raise ValueError(f"MiniLMEmbedder: batch_size must be >= 1, got {batch_size}")
+        if not 2 <= max_tokens <= MINILM_MAX_TOKENS:
+            raise ValueError(f"MiniLMEmbedder: max_tokens must be in [2, {MINILM_MAX_TOKENS}], got {max_tokens}")
+        self.batch_size = batch_size
+        self.max_tokens = max_tokens
+        self.backend: str | None = None
+        self.hits = 0
+        self.misses = 0
+        self._cache: dict[bytes, np.ndarray] = {}
+        self._model: Any = None
+        self._path: pathlib.Path | None = None
+
+    def __repr__(self) -> str:
+        return f"MiniLMEmbedder(backend={self.backend!r}, cached={len(self._cache)})"
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed `texts`; returns a float32 array of shape ``(len(texts), 384)`` with unit rows."""
+        if isinstance(texts, str):
+            raise TypeError("MiniLMEmbedder expects a list of strings, not a single string")
+        keys = [hashlib.blake2b(t.encode("utf-8"), digest_size=16).digest() for t in texts]
+        todo: dict[bytes, str] = {}
+        for key, text in zip(keys, texts):
+            if key not in self._cache:
+                todo.setdefault(key, text)
+        self.misses += len(todo)
+        self.hits += len(keys) - len(todo)
+        if todo:
+            vectors = self._embed(list(todo.values()))
+            self._cache.update(zip(todo, vectors))
+            if self._path is not None:
+                self._save(self._path)
+        if not keys:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._cache[key] for key in keys])
+
+    def persist(self, path: str | os.PathLike) -> MiniLMEmbedder:
+        """Keep the cache in the ``.npz`` file `path` too: load what it holds now, rewrite it whenever
+        new texts are embedded. The file records the backend and `max_tokens`; vectors made with
+        other settings are ignored. Returns the embedder.
+        """
+        self._path = pathlib.Path(path)
+        self._load_model()
+        if self._path.is_file():
+            with np.load(self._path, allow_pickle=False) as stored:
+                if str(stored["settings"]) == self._settings():
+                    self._cache.update(zip((row.tobytes() for row in stored["keys"]), stored["vectors"]))
+        return self
+
+    def _settings(self) -> str:
+        return f"{self.backend} max_tokens={self.max_tokens}"
+
+    def _save(self, path: pathlib.Path) -> None:
+        """Write the whole cache to `path` atomically (a temporary file, then a rename)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        keys = np.frombuffer(b"".join(self._cache), dtype=np.uint8).reshape(-1, 16)
+        vectors = np.stack(list(self._cache.values()))
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+            np.savez(tmp, keys=keys, vectors=vectors, settings=np.array(self._settings()))
+        os.replace(tmp.name, path)
+
+    def _load_model(self) -> None:
+        if self._model is None:
+            self._model, self.backend = _load_minilm(self.max_tokens)
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        self._load_model()
+        if self.backend == "sentence-transformers":
+            return _normalise(self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True))
+        tokenizer, session = self._model
+        encodings = tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for b in range(0, len(order), self.batch_size):
+            batch = order[b : b + self.batch_size]
+            width = max(len(encodings[i].ids) for i in batch)
+            ids = np.zeros((len(batch), width), dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            hidden = session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+            )[0]
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            out[batch] = _normalise(pooled)
+        return out
+
+
+def _load_minilm(max_tokens: int) -> tuple[Any, str]:
+    """The official sentence-transformers model if installed and cached locally, else the ONNX route."""
+    official = _official_minilm(max_tokens)
+    if official is not None:
+        return official, "sentence-transformers"
+    # A private copy of the fast tokenizer: truncation and padding are set on the copy only, so the
+    # shared tokenizer (used elsewhere with offsets and no truncation) is left untouched.
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(hf_tokenizer("minilm").backend_tokenizer.to_str())
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=max_tokens)
+    return (tokenizer, minilm_onnx_session()), "onnx-int8"
+
+
+def _official_minilm(max_tokens: int) -> Any:
+    """`SentenceTransformer` all-MiniLM-L6-v2 from local files, or None if that is not possible."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        if not isinstance(try_to_load_from_cache(OFFICIAL_MINILM, "config.json"), str):
+            return None
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(OFFICIAL_MINILM, device="cpu", local_files_only=True)
+    except (ImportError, OSError, ValueError):
+        return None
+    model.max_seq_length = max_tokens
+    return model
+
+
+@functools.cache
+def default_embedder() -> MiniLMEmbedder:
+    """The process-wide `MiniLMEmbedder` (one model load, one shared cache)."""
+    return MiniLMEmbedder()
+
+
+class TfidfEmbedder:
+    """TF-IDF weighted words reduced to `n_components` dimensions by truncated SVD (LSA), unit rows.
+
+    Unfitted (the default), every call fits a fresh model on the texts it is given and embeds them,
+    which suits comparing the sentences of one document. After `fit(corpus)` every call embeds with
+    that fitted model, which is what retrieval needs (chunks and queries in one space); dense
+    retrieval in `chunklab.evaluate` calls `fit` on the indexed chunks for any embedder that has it.
+    When the texts have too few distinct words for the SVD, the TF-IDF vectors are returned as they
+    are; texts without a single word between them raise scikit-learn's ``ValueError``.
+    """
+
+    def __init__(self, n_components: int = 128, random_state: int = 0) -> None:
+        if n_components < 1:
+            raise ValueError(f"TfidfEmbedder: n_components must be >= 1, got {n_components}")
+        self.n_components = n_components
+        self.random_state = random_state
+        self._fitted: tuple[Any, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"TfidfEmbedder(n_components={self.n_components}, fitted={self._fitted is not None})"
+
+    def fit(self, texts: Sequence[str]) -> TfidfEmbedder:
+        """Fit the vocabulary, IDF weights and SVD on `texts`; later calls embed in that space."""
+        self._fitted = self._fit(texts)
+        return self
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed `texts`: float32 array of shape ``(len(texts), d)`` with unit (or zero) rows."""
+        if isinstance(texts, str):
+            raise TypeError("TfidfEmbedder expects a list of strings, not a single string")
+        if not texts:
+            return np.zeros((0, self.n_components), dtype=np.float32)
+        vectorizer, svd = self._fitted or self._fit(texts)
+        matrix = vectorizer.transform(texts)
+        reduced = svd.transform(matrix) if svd is not None else matrix.toarray()
+        return _normalise(reduced)
+
+    def _fit(self, texts: Sequence[str]) -> tuple[Any, Any]:
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        vectorizer = TfidfVectorizer(sublinear_tf=True, token_pattern=r"(?u)\b\w+\b")
+        matrix = vectorizer.fit_transform(texts)  # raises ValueError if no text has a single word
+        components = min(self.n_components, matrix.shape[1] - 1, matrix.shape[0] - 1)
+        if components < 1:
+            return vectorizer, None
+        return vectorizer, TruncatedSVD(components, random_state=self.random_state).fit(matrix)

@@ -1,0 +1,310 @@
+"""Span metrics on hand-computed cases, structure metrics, retrievers, and the compare() runner."""
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from chunklab import CHUNKERS, Chunk, Document
+from chunklab.embed import TfidfEmbedder
+from chunklab.evaluate import (
+    QUESTION_METRICS,
+    RETRIEVERS,
+    BM25Retriever,
+    CharCounter,
+    DenseRetriever,
+    HybridRetriever,
+    RerankRetriever,
+    compare,
+    default_chunkers,
+    guidance,
+    precision_omega,
+    span_metrics,
+    structure_metrics,
+    summarize,
+)
+from chunklab.strategies import FixedSizeChunker
+
+
+# -- span metrics: every expected number below is worked out by hand ---------------------------------
+def test_partial_overlap():
+    m = span_metrics(retrieved=[(0, 15)], golden=[(10, 20)])
+    # covered = 5 of 10 golden chars; 15 retrieved chars; union = 15 + 10 - 5 = 20
+    assert m == {"recall@k": 0.0, "recall": 0.5, "precision": 5 / 15, "iou": 5 / 20, "retrieved_chars": 15.0}
+
+
+def test_excerpt_covered_by_two_adjacent_chunks_counts_as_found():
+    m = span_metrics(retrieved=[(12, 30), (0, 12)], golden=[(10, 20)])
+    assert m["recall@k"] == 1.0 and m["recall"] == 1.0
+    assert m["precision"] == pytest.approx(10 / 30) and m["iou"] == pytest.approx(10 / 30)
+
+
+def test_multiple_excerpts_one_found_is_a_hit_but_half_the_characters():
+    m = span_metrics(retrieved=[(0, 10)], golden=[(0, 10), (50, 60)])
+    assert m["recall@k"] == 1.0
+    assert m["recall"] == 0.5 and m["precision"] == 1.0
+    assert m["iou"] == pytest.approx(10 / (10 + 20 - 10))
+
+
+def test_duplicate_retrieved_chunks_are_paid_for_twice():
+    m = span_metrics(retrieved=[(0, 10), (0, 10)], golden=[(0, 10)])
+    assert m["recall"] == 1.0 and m["retrieved_chars"] == 20.0
+    assert m["precision"] == 0.5 and m["iou"] == 0.5
+
+
+def test_overlapping_retrieved_chunks_count_the_overlap_in_each_chunk():
+    m = span_metrics(retrieved=[(0, 10), (5, 15)], golden=[(5, 10)])
+    # covered = 5 (counted once); retrieved = 10 + 10 = 20 although the union is 15
+    assert m["precision"] == 0.25 and m["iou"] == 0.25 and m["recall"] == 1.0
+
+
+def test_overlapping_golden_excerpts_are_counted_once():
+    m = span_metrics(retrieved=[(0, 5)], golden=[(0, 10), (5, 15)])
+    assert m["recall"] == pytest.approx(5 / 15)
+    assert m["recall@k"] == 0.0
+
+
+def test_empty_retrieval_scores_zero():
+    m = span_metrics(retrieved=[], golden=[(3, 8)])
+    assert m == {"recall@k": 0.0, "recall": 0.0, "precision": 0.0, "iou": 0.0, "retrieved_chars": 0.0}
+
+
+def test_whitespace_is_not_counted_with_a_text_counter():
+    text = "aaaa bbbb cc"
+    counter = CharCounter(text)
+    assert counter(0, len(text)) == 10 and counter.total([(0, 6), (3, 9)]) == 8
+    retrieved, golden = [(0, 4), (5, 9)], [(0, 9)]  # the space at 4 lies in no chunk
+    plain = span_metrics(retrieved, golden)
+    assert plain["recall@k"] == 0.0 and plain["recall"] == pytest.approx(8 / 9)
+    counted = span_metrics(retrieved, golden, counter)
+    assert counted["recall@k"] == 1.0 and counted["recall"] == 1.0 and counted["precision"] == 1.0
+
+
+def test_golden_without_countable_characters_is_an_error():
+    with pytest.raises(ValueError, match="golden"):
+        span_metrics([(0, 3)], [(1, 3)], CharCounter("a   "))
+    with pytest.raises(ValueError):
+        span_metrics([(0, 3)], [])
+
+
+def test_precision_omega_uses_exactly_the_chunks_holding_golden_text():
+    chunks = [(0, 10), (10, 20), (20, 30)]
+    assert precision_omega(chunks, [(5, 12)]) == pytest.approx(7 / 20)
+    assert precision_omega(np.array(chunks), [(0, 10), (20, 25)]) == pytest.approx(15 / 20)
+    assert precision_omega([(0, 10), (5, 15)], [(0, 3)]) == pytest.approx(3 / 10)
+    assert precision_omega([(0, 10)], [(40, 50)]) == 0.0
+
+
+def test_precision_omega_ignores_chunks_touching_only_whitespace_of_the_excerpt():
+    text = "aaaa bbbb"
+    # chunk (3, 5) overlaps the golden span (4, 9) only at the space
+    assert precision_omega([(0, 4), (4, 9)], [(4, 9)], CharCounter(text)) == 1.0
+    assert precision_omega([(0, 5), (5, 9)], [(4, 9)], CharCounter(text)) == 1.0
+    assert precision_omega([(0, 5), (5, 9)], [(4, 9)]) == pytest.approx(5 / 9)
+
+
+# -- structure metrics --------------------------------------------------------------------------------
+def chunks_at(text, cuts):
+    bounds = [0, *cuts, len(text)]
+    return [Chunk(text[s:e], s, e, i) for i, (s, e) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def test_structure_metrics_fractions_of_chunks_that_cut():
+    text = "One two. Three four.\n\n| a | b |\n|---|---|\n| 10 | 20 |\n\n```\ncode\n```\n"
+    row = text.index("| 10")
+    fence = text.index("code")
+    chunks = chunks_at(text, [5, 9, row + 3, fence])
+    m = structure_metrics(chunks, text)
+    assert m["chunks"] == 5
+    # Boundaries: 5 inside "two." (a word and the first sentence); 9 between two sentences; row + 3
+    # inside "10" (a word and a table row); fence at the start of "code" (inside the code block).
+    # The regex splitter sees the table and the code block as one long third "sentence".
+    assert m["words_cut"] == pytest.approx(4 / 5)  # chunks 0, 1 (at 5) and 2, 3 (at row + 3)
+    assert m["sentences_cut"] == 1.0  # 0, 1 (at 5); 2, 3, 4 (at row + 3 and fence)
+    assert m["table_rows_cut"] == pytest.approx(2 / 5)
+    assert m["code_blocks_cut"] == pytest.approx(2 / 5)
+    sizes = [len(c) for c in chunks]
+    assert m["size_mean"] == pytest.approx(np.mean(sizes)) and m["size_max"] == max(sizes)
+
+
+def test_structure_metrics_clean_cuts_and_csv_rows():
+    text = "a,b\n1,2\n3,4\n"
+    clean = chunks_at(text, [4, 8])
+    assert structure_metrics(clean, text, csv=True)["table_rows_cut"] == 0.0
+    assert structure_metrics(chunks_at(text, [6]), text, csv=True)["table_rows_cut"] == 1.0
+    assert structure_metrics(chunks_at(text, [6]), text)["table_rows_cut"] == 0.0
+
+
+# -- retrievers ---------------------------------------------------------------------------------------
+TEXTS = [
+    "The harbor master logs every ship that enters the bay.",
+    "Quantum chromodynamics describes quarks bound by gluons on a lattice.",
+    "Our bakery sells sourdough bread and cinnamon rolls every morning.",
+    "Caching servers store responses so repeated requests are served quickly.",
+]
+
+
+@pytest.mark.parametrize(
+    "retriever",
+    [BM25Retriever(), BM25Retriever(stem=False), DenseRetriever(), RerankRetriever(candidates=3), HybridRetriever()],
+    ids=repr,
+)
+def test_exact_match_query_ranks_its_chunk_first(retriever):
+    retriever.index(TEXTS)
+    ranked = retriever.search(["quarks bound by gluons", "sourdough bread bakery"], k=2)
+    assert [r[0] for r in ranked] == [1, 2]
+    assert all(len(r) == 2 and len(set(r)) == 2 for r in ranked)
+
+
+def test_bm25_stemming_matches_word_forms():
+    stemmed, plain = BM25Retriever(), BM25Retriever(stem=False)
+    for r in (stemmed, plain):
+        r.index(TEXTS)
+    assert stemmed.scores(["cached"])[0, 3] > 0
+    assert plain.scores(["cached"])[0, 3] == 0
+
+
+def test_search_with_k_beyond_the_index_and_unknown_words():
+    r = BM25Retriever()
+    r.index(TEXTS[:2])
+    assert sorted(r.search(["harbor"], k=10)[0]) == [0, 1]
+    assert r.search(["zzzz qqqq"], k=2) == [[0, 1]]  # all scores 0: index order
+    r.index([])
+    assert r.search(["harbor"], k=3) == [[]]
+
+
+def test_rerank_keeps_only_dense_candidates():
+    r = RerankRetriever(candidates=1, embedder=TfidfEmbedder())
+    r.index(TEXTS)
+    assert r.search(["harbor ship bay"], k=1) == [[0]]
+    assert len(r.search(["harbor ship bay"], k=3)[0]) == 3  # never fewer than k candidates
+
+
+def test_registry_names():
+    assert {"bm25", "dense", "bm25_rerank", "hybrid"} <= set(RETRIEVERS)
+    assert all(cls.name == name for name, cls in RETRIEVERS.items())
+
+
+# -- compare -------------------------------------------------------------------------------------------
+SOURCE_A = (
+    "Harbor Cache listens on port 7480 by default. Peers talk on port 7481. "
+    "The admin API is bound to localhost. Metrics are exported for Prometheus on port 9478. " * 2
+)
+SOURCE_B = "The river rose in spring. Fishermen counted the salmon by hand. The weir was built in 1911. " * 3
+
+
+def tiny_docs():
+    return [
+        Document("a", "A", "markdown", SOURCE_A, pathlib.Path("a.md")),
+        Document("b", "B", "text", SOURCE_B, pathlib.Path("b.txt")),
+    ]
+
+
+def tiny_questions():
+    qa = SOURCE_A.index("Metrics are exported")
+    qb = SOURCE_B.index("The weir")
+    return [
+        {"id": "a-1", "doc": "a", "question": "Which port exports Prometheus metrics?", "kind": "fact",
+         "answers": [{"start": qa, "end": qa + 59, "text": SOURCE_A[qa : qa + 59]}]},
+        {"id": "b-1", "doc": "b", "question": "When was the weir built?", "kind": "fact",
+         "answers": [{"start": qb, "end": qb + 26, "text": SOURCE_B[qb : qb + 26]}]},
+    ]
+
+
+def test_compare_returns_one_row_per_chunker_and_retriever():
+    chunkers = {"small": FixedSizeChunker(size=60), "large": FixedSizeChunker(size=200, overlap=50)}
+    retrievers = ("bm25", DenseRetriever(TfidfEmbedder()))
+    table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=retrievers, k=2, progress=False)
+    assert list(zip(table["chunker"], table["retriever"])) == [
+        ("small", "bm25"), ("small", "dense"), ("large", "bm25"), ("large", "dense"),
+    ]
+    for metric in QUESTION_METRICS:
+        assert metric in table and f"{metric}_sd" in table
+        assert (table[metric] >= 0).all()
+    for column in ("strategy", "params", "k", "questions", "chunks", "size_mean", "words_cut", "sentences_cut",
+                   "table_rows_cut", "code_blocks_cut", "chunk_seconds", "index_ratio"):
+        assert column in table
+    assert (table["questions"] == 2).all() and (table["k"] == 2).all()
+    small = table[table["chunker"] == "small"].iloc[0]
+    large = table[table["chunker"] == "large"].iloc[0]
+    assert large["index_ratio"] > 1.0 > small["index_ratio"] > 0.95  # overlap stores text twice
+    assert small["size_max"] <= 60 and large["size_max"] <= 200
+
+
+def test_compare_per_question_matches_span_metrics_by_hand():
+    # One chunk per document: both questions retrieve their whole document among k=2 chunks.
+    whole = {"whole": FixedSizeChunker(size=10_000)}
+    rows = compare(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False, per_question=True)
+    assert len(rows) == 2 and set(rows["question"]) == {"a-1", "b-1"}
+    nonspace = sum(not c.isspace() for c in SOURCE_A) + sum(not c.isspace() for c in SOURCE_B)
+    for _, row in rows.iterrows():
+        q = next(q for q in tiny_questions() if q["id"] == row["question"])
+        gold = sum(not c.isspace() for c in q["answers"][0]["text"])
+        assert row["recall@k"] == 1.0 and row["recall"] == 1.0
+        assert row["retrieved_chars"] == nonspace
+        assert row["precision"] == pytest.approx(gold / nonspace)
+        doc_text = SOURCE_A if q["doc"] == "a" else SOURCE_B
+        assert row["precision_omega"] == pytest.approx(gold / sum(not c.isspace() for c in doc_text))
+    summary = summarize(rows)
+    assert len(summary) == 1 and summary["recall@k_sd"].iloc[0] == 0.0
+
+
+def test_compare_accepts_a_list_of_chunkers_and_checks_its_inputs():
+    docs, questions = tiny_docs(), tiny_questions()
+    table = compare([FixedSizeChunker(size=80), FixedSizeChunker(size=90)], docs, questions,
+                    retrievers=("bm25",), progress=False)
+    assert list(table["chunker"]) == ["FixedSizeChunker(size=80)", "FixedSizeChunker(size=90)"]
+    with pytest.raises(ValueError, match="unknown retriever"):
+        compare([FixedSizeChunker()], docs, questions, retrievers=("nope",), progress=False)
+    with pytest.raises(ValueError, match="distinct"):
+        compare([FixedSizeChunker()], docs, questions, retrievers=("bm25", BM25Retriever()), progress=False)
+    with pytest.raises(ValueError, match="not among the documents"):
+        compare([FixedSizeChunker()], docs[:1], questions, retrievers=("bm25",), progress=False)
+    with pytest.raises(TypeError, match="Chunker instance"):
+        compare({"cls": FixedSizeChunker}, docs, questions, retrievers=("bm25",), progress=False)
+
+
+def test_guidance_names_the_measured_winners():
+    chunkers = {"small": FixedSizeChunker(size=60), "whole": FixedSizeChunker(size=10_000)}
+    table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=1, progress=False)
+    text = guidance(table)
+    best_iou = table.loc[table["iou"].idxmax(), "chunker"]
+    assert f"**{best_iou}** (IoU {table['iou'].max():.1%}" in text
+    assert "bm25" in text
+
+
+def test_default_chunkers_cover_the_registry():
+    assert set(default_chunkers()) == set(CHUNKERS)
+
+
+def test_compare_on_the_real_corpus():
+    chunklab = pytest.importorskip("chunklab")
+    try:
+        questions = chunklab.load_questions()
+    except FileNotFoundError:
+        questions = []
+    if not questions:
+        pytest.skip("the corpus questions are not present")
+    table = compare(default_chunkers(), retrievers=("bm25",), k=5, progress=False)
+    assert len(table) == len(CHUNKERS)
+    assert (table["questions"] == len(questions)).all()
+    fixed = table[table["strategy"] == "fixed"].iloc[0]
+    assert 0.2 < fixed["recall@k"] <= 1.0
+    assert 0.0 < fixed["precision"] < fixed["precision_omega"] <= 1.0
+
+
+def test_excerpts_kept_whole_counts_excerpts_inside_one_chunk():
+    from chunklab.corpus import Document
+    from chunklab.evaluate import excerpts_kept_whole
+    from chunklab.strategies import FixedSizeChunker
+
+    text = "abcdefghij" * 3
+    doc = Document(name="d", title="d", kind="text", text=text, path=None, metadata={})
+    questions = [
+        {"id": "1", "doc": "d", "answers": [{"start": 1, "end": 4, "text": text[1:4]}]},    # inside [0, 10)
+        {"id": "2", "doc": "d", "answers": [{"start": 8, "end": 12, "text": text[8:12]}]},  # crosses 10
+        {"id": "3", "doc": "other", "answers": [{"start": 0, "end": 1, "text": "x"}]},      # skipped
+    ]
+    assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions) == 0.5
+    assert excerpts_kept_whole(FixedSizeChunker(size=10, overlap=5), [doc], questions) == 1.0
+    assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions[2:]) == 0.0

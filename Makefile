@@ -1,4 +1,5 @@
-# chunklab: the two commands a learner needs are `make lab` and `make test`.
+# chunklab: the two commands a learner needs are `make lab` and `make test` (`make e2e` adds the
+# browser tests).
 # Both create .venv on first use (any python3 >= 3.10 on PATH, or PYTHON=...) and install the pinned
 # requirements; later runs reuse it and reinstall only when a requirements file changes.
 
@@ -24,7 +25,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install lab test clean-venv
+.PHONY: install lab test e2e clean-venv
 
 install: $(STAMP)
 
@@ -42,6 +43,13 @@ lab: install
 
 test: install
 	$(BIN)/python -m pytest --nbmake tests notebooks
+
+# The course in a real browser (tests/e2e): JupyterLab in headless Chromium, every notebook run
+# through the menu and every explorer's sliders moved. Installs Debian's chromium and Playwright
+# (never Playwright's own browser download) if missing.
+e2e: install
+	bash scripts/e2e_setup.sh $(BIN)
+	CHUNKLAB_E2E=1 $(BIN)/python -m pytest -v --durations=0 tests/e2e
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,0 +1,254 @@
+"""Driving one `chunklab.explore` widget as a learner would, and judging what it then shows.
+
+An explorer is the ipywidgets VBox that `chunklab.explore` builds: a row of controls (each labelled
+with its parameter name) above an HTML widget holding a ``div.chunklab-view``. That view carries
+``data-nchunks``, ``data-params`` (JSON of the values it was drawn with) and, for an invalid
+combination, ``data-error``; its coloured segments are the chunk spans the learner sees.
+
+`check_explorer` drags one slider with the mouse and moves it with the keyboard, and after each
+move checks that the view caught up with the slider's readout, that the chunk count moved in the
+direction the parameter implies, and that the boundaries moved when they had to.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .notebook_page import kernel_idle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+__all__ = [
+    "EXPLORER_SELECTOR",
+    "STATIC_VIEW_SELECTOR",
+    "ExplorerState",
+    "check_explorer",
+    "read_state",
+    "wait_until_followed",
+]
+
+#: The live explorer widgets on a page.
+EXPLORER_SELECTOR = ".jp-OutputArea-output .widget-vbox:has(> .widget-html .chunklab-view[data-params])"
+#: An explorer view drawn as plain HTML, i.e. the widget front end failed to render the live widget.
+STATIC_VIEW_SELECTOR = ".jp-OutputArea-output .chunklab-view[data-params]:not(.widget-html .chunklab-view)"
+
+#: Parameters whose larger values can only mean larger (so fewer or as many) chunks.
+SIZE_LIKE = frozenset({"size", "chunk_size", "max_size", "max_chars", "max_words", "max_tokens", "window"})
+
+FOLLOW_TIMEOUT_S = 30
+STALL_S = 4.0
+_STABLE_S = 0.5
+_DRAG_FRACTION = 0.25
+
+_STATE_JS = """explorer => {
+    const view = explorer.querySelector(':scope > .widget-html .chunklab-view');
+    const sliders = [...explorer.querySelectorAll(':scope > .widget-hbox .widget-slider')].map(slider => {
+        const handle = slider.querySelector('.noUi-handle');
+        return {
+            name: slider.querySelector('.widget-label').textContent.trim(),
+            readout: slider.querySelector('.widget-readout').textContent.trim(),
+            min: Number(handle.getAttribute('aria-valuemin')),
+            max: Number(handle.getAttribute('aria-valuemax')),
+        };
+    });
+    const text = view.querySelector('.cl-text');
+    const segments = text ? [...text.children].filter(el => !el.classList.contains('cl-mark'))
+        .map(el => [el.dataset.chunks ?? '-', el.textContent.length]) : [];
+    return {
+        sliders,
+        params: JSON.parse(view.dataset.params),
+        nchunks: Number(view.dataset.nchunks),
+        error: view.dataset.error ?? null,
+        segments,
+    };
+}"""
+
+
+@dataclass(frozen=True)
+class ExplorerState:
+    """What one explorer shows: slider readouts, and the view's parameters, count and spans."""
+
+    readouts: dict[str, str]
+    ranges: dict[str, tuple[float, float]]
+    params: dict[str, Any]
+    nchunks: int
+    error: str | None
+    segments: tuple[tuple[str, int], ...]
+
+    def value(self, name: str) -> float:
+        """The slider's readout as a number."""
+        return float(self.readouts[name])
+
+    def follows(self, name: str) -> bool:
+        """Was the view drawn with the value the slider shows?"""
+        drawn = self.params.get(name)
+        if not isinstance(drawn, (int, float)):
+            return False
+        readout = self.readouts[name]
+        decimals = len(readout.split(".")[1]) if "." in readout else 0
+        return abs(drawn - float(readout)) <= 0.5 * 10**-decimals + 1e-9
+
+    def describe(self, name: str) -> str:
+        """A one-line summary for failure messages."""
+        error = f", error {self.error!r}" if self.error else ""
+        drawn = self.params.get(name)
+        return f"slider {name}={self.readouts[name]}, view drawn with {name}={drawn!r}, {self.nchunks} chunks{error}"
+
+
+def read_state(explorer: Locator) -> ExplorerState:
+    """Read an explorer's controls and view from the page."""
+    raw = explorer.evaluate(_STATE_JS)
+    return ExplorerState(
+        readouts={s["name"]: s["readout"] for s in raw["sliders"]},
+        ranges={s["name"]: (s["min"], s["max"]) for s in raw["sliders"]},
+        params=raw["params"],
+        nchunks=raw["nchunks"],
+        error=raw["error"],
+        segments=tuple((chunks, length) for chunks, length in raw["segments"]),
+    )
+
+
+def wait_until_followed(page: Page, explorer: Locator, name: str) -> tuple[ExplorerState, bool]:
+    """Wait until the view shows the slider's value, the kernel is idle and nothing changes any more.
+
+    Returns the last state and whether the view caught up. Gives up early when the kernel is idle
+    and the page has stopped changing without the view catching up (a failed callback).
+    """
+    deadline = time.monotonic() + FOLLOW_TIMEOUT_S
+    last, changed_at = None, time.monotonic()
+    while True:
+        state = read_state(explorer)
+        now = time.monotonic()
+        if state != last:
+            last, changed_at = state, now
+        quiet = now - changed_at
+        if kernel_idle(page):
+            if state.follows(name) and quiet >= _STABLE_S:
+                return state, True
+            if not state.follows(name) and quiet >= STALL_S:
+                return state, False
+        if now > deadline:
+            return state, state.follows(name)
+        time.sleep(0.1)
+
+
+def _pick_slider(state: ExplorerState) -> str | None:
+    """The slider to move: a size-like one if there is one, else the first."""
+    names = list(state.readouts)
+    sized = [n for n in names if n in SIZE_LIKE]
+    return (sized or names or [None])[0]
+
+
+def _slider(explorer: Locator, name: str) -> Locator:
+    return explorer.locator(":scope > .widget-hbox .widget-slider").filter(
+        has=explorer.page.locator(".widget-label", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+
+
+def _drag(page: Page, slider: Locator, fraction: float) -> None:
+    """Press the slider's handle with the mouse and drag it to `fraction` of the track."""
+    handle = slider.locator(".noUi-handle")
+    handle.scroll_into_view_if_needed()
+    grip = handle.bounding_box()
+    track = slider.locator(".noUi-base").bounding_box()
+    if grip is None or track is None:
+        raise AssertionError("slider is not visible")
+    y = grip["y"] + grip["height"] / 2
+    page.mouse.move(grip["x"] + grip["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(track["x"] + fraction * track["width"], y, steps=12)
+    page.mouse.up()
+
+
+def _count_moved_wrongly(name: str, before: ExplorerState, after: ExplorerState) -> str | None:
+    """For a size-like parameter: a bigger value must not give more chunks (nor a smaller one fewer)."""
+    if name not in SIZE_LIKE or before.error or after.error:
+        return None
+    grew = after.value(name) > before.value(name)
+    shrank = after.value(name) < before.value(name)
+    if (grew and after.nchunks > before.nchunks) or (shrank and after.nchunks < before.nchunks):
+        return (
+            f"{name} went {before.readouts[name]} -> {after.readouts[name]} "
+            f"but the chunk count went {before.nchunks} -> {after.nchunks}"
+        )
+    return None
+
+
+def _boundaries_stuck(name: str, before: ExplorerState, after: ExplorerState) -> str | None:
+    """A size-like parameter moved a long way: unless everything fits one chunk, the spans must move."""
+    if name not in SIZE_LIKE or before.error or after.error or before.value(name) == after.value(name):
+        return None
+    if before.segments == after.segments and max(before.nchunks, after.nchunks) > 1:
+        return (
+            f"{name} went {before.readouts[name]} -> {after.readouts[name]} but the chunk boundaries did not "
+            f"change ({after.nchunks} chunks, same spans)"
+        )
+    return None
+
+
+def check_explorer(page: Page, explorer: Locator, label: str, screenshot: Callable[[Locator, str], Path]) -> list[str]:
+    """Drag and key-press one slider of `explorer`; return the problems seen (empty: all good)."""
+    start = read_state(explorer)
+    name = _pick_slider(start)
+    if name is None:
+        return [f"{label}: has no slider to drag"]
+    if not start.follows(name):
+        return [f"{label}: before any interaction the view disagrees with its slider ({start.describe(name)})"]
+    screenshot(explorer, f"{label}-before")
+    problems: list[str] = []
+    slider = _slider(explorer, name)
+
+    # 1. The mouse: drag a quarter of the track towards the side with more room.
+    low, high = start.ranges[name]
+    position = (start.value(name) - low) / (high - low) if high > low else 0.0
+    target = position + _DRAG_FRACTION if position < 0.5 else position - _DRAG_FRACTION
+    _drag(page, slider, target)
+    dragged, followed = wait_until_followed(page, explorer, name)
+    if dragged.value(name) == start.value(name):
+        problems.append(f"{label}: dragging the {name} slider with the mouse did not move it")
+    elif not followed:
+        problems.append(f"{label}: after dragging, the view did not follow the slider ({dragged.describe(name)})")
+    else:
+        for problem in (_count_moved_wrongly(name, start, dragged), _boundaries_stuck(name, start, dragged)):
+            if problem:
+                problems.append(f"{label}: mouse drag: {problem}")
+    if problems:
+        screenshot(explorer, f"{label}-after")
+        return problems
+
+    # 2. The keyboard: one step away from the end it is nearest, then back again.
+    handle = slider.locator(".noUi-handle")
+    away, back = ("ArrowRight", "ArrowLeft") if dragged.value(name) < high else ("ArrowLeft", "ArrowRight")
+    handle.focus()
+    page.keyboard.press(away)
+    stepped, followed = wait_until_followed(page, explorer, name)
+    if stepped.value(name) == dragged.value(name):
+        problems.append(f"{label}: pressing {away} on the {name} slider did not move it")
+    elif not followed:
+        problems.append(f"{label}: after {away}, the view did not follow the slider ({stepped.describe(name)})")
+    elif problem := _count_moved_wrongly(name, dragged, stepped):
+        problems.append(f"{label}: {away}: {problem}")
+    if not problems:
+        handle.focus()
+        page.keyboard.press(back)
+        returned, followed = wait_until_followed(page, explorer, name)
+        if not followed:
+            problems.append(f"{label}: after {back}, the view did not follow the slider ({returned.describe(name)})")
+        elif returned.value(name) != dragged.value(name):
+            problems.append(
+                f"{label}: {away} then {back} should return {name} to {dragged.readouts[name]}, "
+                f"got {returned.readouts[name]}"
+            )
+        elif returned.segments != dragged.segments or returned.nchunks != dragged.nchunks:
+            problems.append(
+                f"{label}: {name} is back at {returned.readouts[name]} but the chunks differ from the first "
+                f"time it had that value ({dragged.nchunks} -> {returned.nchunks} chunks)"
+            )
+    screenshot(explorer, f"{label}-after")
+    return problems

@@ -382,7 +382,20 @@ class DenseRetriever(Retriever):
         return [_top_k(row, k) for row in self.scores(queries)]
 
 
-class RerankRetriever(Retriever):
+class _DenseAndBM25(Retriever):
+    """Base of the retrievers that combine a dense and a BM25 index over the same texts."""
+
+    def __init__(self, embedder: Embedder | None = None, stem: bool = True) -> None:
+        self.dense = DenseRetriever(embedder)
+        self.bm25 = BM25Retriever(stem=stem)
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Index `texts` in both the dense and the BM25 index."""
+        self.dense.index(texts)
+        self.bm25.index(texts)
+
+
+class RerankRetriever(_DenseAndBM25):
     """BM25 re-ranking: the dense retriever proposes `candidates` chunks, BM25 orders them.
 
     The final top-`k` are the candidates (at least `k` of them) with the highest BM25 scores; ties
@@ -396,17 +409,11 @@ class RerankRetriever(Retriever):
     def __init__(self, candidates: int = 20, embedder: Embedder | None = None, stem: bool = True) -> None:
         if candidates < 1:
             raise ValueError(f"RerankRetriever: candidates must be >= 1, got {candidates}")
+        super().__init__(embedder, stem)
         self.candidates = candidates
-        self.dense = DenseRetriever(embedder)
-        self.bm25 = BM25Retriever(stem=stem)
 
     def __repr__(self) -> str:
         return f"RerankRetriever(candidates={self.candidates})"
-
-    def index(self, texts: Sequence[str]) -> None:
-        """Index `texts` for both stages."""
-        self.dense.index(texts)
-        self.bm25.index(texts)
 
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
         """Dense top-`candidates`, re-ordered by BM25 score, cut to `k`."""
@@ -419,7 +426,7 @@ class RerankRetriever(Retriever):
         return ranked
 
 
-class HybridRetriever(Retriever):
+class HybridRetriever(_DenseAndBM25):
     """Reciprocal rank fusion of BM25 and dense rankings (Cormack, Clarke & Büttcher, SIGIR 2009).
 
     Each text scores ``1/(c + rank_bm25) + 1/(c + rank_dense)`` with ranks starting at 1 and
@@ -429,17 +436,11 @@ class HybridRetriever(Retriever):
     name = "hybrid"
 
     def __init__(self, c: int = 60, embedder: Embedder | None = None, stem: bool = True) -> None:
+        super().__init__(embedder, stem)
         self.c = c
-        self.dense = DenseRetriever(embedder)
-        self.bm25 = BM25Retriever(stem=stem)
 
     def __repr__(self) -> str:
         return f"HybridRetriever(c={self.c})"
-
-    def index(self, texts: Sequence[str]) -> None:
-        """Index `texts` for both rankings."""
-        self.dense.index(texts)
-        self.bm25.index(texts)
 
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
         """Top-`k` texts by fused reciprocal rank."""

@@ -87,7 +87,8 @@ class LabServer:
         return self.log_path.read_text(encoding="utf-8", errors="replace")[-chars:]
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -183,7 +184,7 @@ def running_lab(root: Path, workdir: Path) -> Iterator[LabServer]:
     """
     env = _isolated_env(workdir / "jupyter")
     _write_settings(Path(env["JUPYTERLAB_SETTINGS_DIR"]))
-    port = _free_port()
+    port = free_port()
     token = secrets.token_hex(16)
     log_path = workdir / "jupyter-lab.log"
     command = [

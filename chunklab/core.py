@@ -96,7 +96,8 @@ class Chunker:
     * may report a size limit with `size_limit` and how they measure size with `measure`; the property
       tests hold every chunk to that contract.
 
-    Calling a chunker on a string returns ``list[Chunk]`` with metadata ``chunk_index``,
+    Calling a chunker on a string returns ``list[Chunk]`` (empty for empty or whitespace-only text;
+    a non-string raises `TypeError`) with metadata ``chunk_index``,
     ``total_chunks``, ``char_count``, ``content_hash`` and ``source`` (when given), plus whatever the
     strategy adds.
     """

@@ -9,7 +9,7 @@ from typing import Callable, Literal
 
 import pytest
 
-from chunklab import Chunker, explore
+from chunklab import CHUNKERS, Chunker, explore
 from chunklab.explore import control_specs
 from chunklab.strategies import FixedSizeChunker
 
@@ -101,3 +101,12 @@ def test_headless_display_includes_static_html() -> None:
     bundle = explore(FixedSizeChunker, TEXT)._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "chunklab-view" in bundle["text/html"]
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKERS))
+def test_every_registered_chunker_can_be_explored(name: str) -> None:
+    cls = CHUNKERS[name]
+    markup = explore(cls, TEXT).render()
+    assert "data-error" not in markup
+    start_values = {param: spec.value for param, spec in control_specs(cls).items()}
+    assert nchunks(markup) == len(cls(**start_values)(TEXT))

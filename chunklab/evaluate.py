@@ -28,6 +28,7 @@ from .core import CHUNKERS, Chunk, Chunker
 from .corpus import Document, list_documents, load_document, load_questions
 from .embed import Embedder, default_embedder
 from .segment import sentence_spans, word_spans
+from .spans import CharCounter, Span, containing, intersection, union
 from .structure import code_block_spans, table_row_spans
 
 __all__ = [
@@ -49,67 +50,11 @@ __all__ = [
     "summarize",
 ]
 
-Span = tuple[int, int]
-
 #: Per-question metrics, in the order `compare` reports them (each gets a ``_sd`` column too).
 QUESTION_METRICS = ("recall@k", "recall", "precision", "iou", "precision_omega", "retrieved_chars")
 
 
 # -- span metrics -----------------------------------------------------------------------------------
-class CharCounter:
-    """Counts the characters inside spans of one text.
-
-    ``CharCounter()`` counts every character (``end - start``). ``CharCounter(text)`` counts only
-    the non-whitespace characters of `text`: whitespace carries no content, and a chunker that trims
-    it from chunk edges should not lose recall for the space between two retrieved chunks (this is
-    our tokenizer-free stand-in for the tokens of Chroma's report). Calls accept ints or numpy arrays.
-    """
-
-    def __init__(self, text: str | None = None) -> None:
-        if text is None:
-            self._prefix = None
-        else:
-            content = np.fromiter((not c.isspace() for c in text), dtype=np.int64, count=len(text))
-            self._prefix = np.concatenate(([0], np.cumsum(content)))
-
-    def __call__(self, start: Any, end: Any) -> Any:
-        """Counted characters in ``[start, end)`` (element-wise for arrays; ``start <= end``)."""
-        if self._prefix is None:
-            return end - start
-        return self._prefix[end] - self._prefix[start]
-
-    def total(self, spans: Sequence[Span]) -> int:
-        """Counted characters in the union of `spans` (overlaps counted once)."""
-        return int(sum(self(s, e) for s, e in _union(spans)))
-
-
-def _union(spans: Sequence[Span]) -> list[Span]:
-    """Sorted, merged spans covering exactly the characters of `spans`."""
-    merged: list[list[int]] = []
-    for start, end in sorted(spans):
-        if start >= end:
-            continue
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return [(s, e) for s, e in merged]
-
-
-def _intersection(a: Sequence[Span], b: Sequence[Span]) -> list[Span]:
-    """Intersection of two merged span lists (as `_union` returns them)."""
-    out, i, j = [], 0, 0
-    while i < len(a) and j < len(b):
-        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        if start < end:
-            out.append((start, end))
-        if a[i][1] < b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return out
-
-
 def span_metrics(
     retrieved: Sequence[Span], golden: Sequence[Span], counter: CharCounter | None = None
 ) -> dict[str, float]:
@@ -134,15 +79,15 @@ def span_metrics(
     flatter chunkers with large overlaps; without overlap the two are equal.
     """
     count = counter or CharCounter()
-    gold = _union(golden)
+    gold = union(golden)
     gold_chars = count.total(gold)
     if gold_chars == 0:
         raise ValueError("the golden excerpts contain no countable characters")
-    union = _union(retrieved)
-    covered = count.total(_intersection(gold, union))
+    got = union(retrieved)
+    covered = count.total(intersection(gold, got))
     retrieved_chars = int(sum(count(s, e) for s, e in retrieved))
     hit = any(
-        count.total(_intersection([(s, e)], union)) == count(s, e) for s, e in golden if count(s, e) > 0
+        count.total(intersection([(s, e)], got)) == count(s, e) for s, e in golden if count(s, e) > 0
     )
     return {
         "recall@k": float(hit),
@@ -169,14 +114,14 @@ def precision_omega(
     """
     count = counter or CharCounter()
     spans = np.asarray(chunks, dtype=np.int64).reshape(-1, 2)
-    gold = _union(golden)
+    gold = union(golden)
     holding = np.zeros(len(spans), dtype=bool)
     for gs, ge in gold:
         lo, hi = np.maximum(spans[:, 0], gs), np.minimum(spans[:, 1], ge)
         holding |= (hi > lo) & (count(lo, np.maximum(lo, hi)) > 0)
     chosen = [(int(s), int(e)) for s, e in spans[holding]]
     denominator = sum(count(s, e) for s, e in chosen)
-    return count.total(_intersection(gold, _union(chosen))) / denominator if denominator else 0.0
+    return count.total(intersection(gold, union(chosen))) / denominator if denominator else 0.0
 
 
 # -- structure metrics ------------------------------------------------------------------------------
@@ -198,17 +143,8 @@ def _cut_flags(chunks: Sequence[Chunk], text: str, csv: bool) -> dict[str, np.nd
     ends = np.array([c.end for c in chunks], dtype=np.int64)
     flags = {}
     for name, spans in _structures(text, csv).items():
-        flags[name] = _inside(spans, starts) | _inside(spans, ends)
+        flags[name] = (containing(spans, starts) >= 0) | (containing(spans, ends) >= 0)
     return flags
-
-
-def _inside(spans: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """For sorted, non-overlapping `spans`: is each point strictly inside one of them?"""
-    if len(spans) == 0:
-        return np.zeros(len(points), dtype=bool)
-    i = np.searchsorted(spans[:, 0], points, side="right") - 1
-    j = np.maximum(i, 0)
-    return (i >= 0) & (spans[j, 0] < points) & (points < spans[j, 1])
 
 
 def _structure_summary(flags: Mapping[str, np.ndarray], sizes: Sequence[int]) -> dict[str, float]:

@@ -7,9 +7,10 @@ and the statistics use them to count how many words or sentences a chunking cuts
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Iterable, Literal, Sequence
+
+from .spans import containing
 
 __all__ = [
     "SentenceMethod",
@@ -127,10 +128,5 @@ def cut_spans(spans: Sequence[tuple[int, int]], boundaries: Iterable[int]) -> in
     `spans` must be sorted and non-overlapping (as every function here returns). A boundary is a
     chunk start or end offset; a boundary at a span's edge does not cut it.
     """
-    starts = [s for s, _ in spans]
-    cut = set()
-    for b in boundaries:
-        i = bisect.bisect_right(starts, b) - 1
-        if i >= 0 and spans[i][0] < b < spans[i][1]:
-            cut.add(i)
-    return len(cut)
+    hit = containing(spans, boundaries)
+    return len(set(hit[hit >= 0].tolist()))

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from .core import Chunk
 from .segment import cut_spans, sentence_spans, word_spans
+from .spans import CharCounter, union
 
 __all__ = ["PALETTE", "chunk_stats", "render_html", "show", "size_histogram", "stats_line"]
 
@@ -43,17 +44,17 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
     splitter) that have a chunk boundary strictly inside them.
     """
     sizes = [len(c) for c in chunks]
-    covered = _covered_chars(chunks)
-    boundaries = [b for c in chunks for b in (c.start, c.end)]
-    words, sentences = _units(source)
-    content = sum(e - s for s, e in words)
+    spans = [(c.start, c.end) for c in chunks]
+    boundaries = [b for span in spans for b in span]
+    words, sentences, counter = _units(source)
+    content = counter(0, len(source))
     return {
         "chunks": len(chunks),
         "mean_size": statistics.fmean(sizes) if sizes else 0.0,
         "min_size": min(sizes, default=0),
         "max_size": max(sizes, default=0),
-        "overlap_chars": sum(sizes) - covered,
-        "coverage": _covered_word_chars(chunks, words) / content if content else 1.0,
+        "overlap_chars": sum(sizes) - sum(e - s for s, e in union(spans)),
+        "coverage": counter.total(spans) / content if content else 1.0,
         "words": len(words),
         "words_cut": cut_spans(words, boundaries),
         "sentences": len(sentences),
@@ -62,38 +63,10 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Word and sentence spans of a source, cached: a slider drag re-chunks the same text."""
-    return word_spans(source), sentence_spans(source)
-
-
-def _covered_chars(chunks: Sequence[Chunk]) -> int:
-    """Size of the union of the chunks' spans."""
-    total, reach = 0, 0
-    for start, end in sorted((c.start, c.end) for c in chunks):
-        if end > reach:
-            total += end - max(start, reach)
-            reach = end
-    return total
-
-
-def _covered_word_chars(chunks: Sequence[Chunk], words: Sequence[tuple[int, int]]) -> int:
-    """Non-whitespace characters inside at least one chunk."""
-    merged: list[list[int]] = []
-    for start, end in sorted((c.start, c.end) for c in chunks):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    total, i = 0, 0
-    for ws, we in words:
-        while i < len(merged) and merged[i][1] <= ws:
-            i += 1
-        j = i
-        while j < len(merged) and merged[j][0] < we:
-            total += min(we, merged[j][1]) - max(ws, merged[j][0])
-            j += 1
-    return total
+def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], CharCounter]:
+    """Word spans, sentence spans and a non-whitespace counter of a source, cached: a slider drag
+    re-chunks the same text."""
+    return word_spans(source), sentence_spans(source), CharCounter(source)
 
 
 def stats_line(stats: Mapping[str, Any]) -> str:

@@ -156,8 +156,8 @@ def _load_minilm(max_tokens: int) -> tuple[Any, str]:
     official = _official_minilm(max_tokens)
     if official is not None:
         return official, "sentence-transformers"
-    # A private copy of the fast tokenizer: truncation and padding are set on the copy only, so the
-    # shared tokenizer (used elsewhere with offsets and no truncation) is left untouched.
+    # A private copy of the fast tokenizer: truncation is set on the copy only, so the shared
+    # tokenizer (used elsewhere with offsets and no truncation) is left untouched.
     from tokenizers import Tokenizer
 
     tokenizer = Tokenizer.from_str(hf_tokenizer("minilm").backend_tokenizer.to_str())

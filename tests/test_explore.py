@@ -110,3 +110,32 @@ def test_every_registered_chunker_can_be_explored(name: str) -> None:
     assert "data-error" not in markup
     start_values = {param: spec.value for param, spec in control_specs(cls).items()}
     assert nchunks(markup) == len(cls(**start_values)(TEXT))
+
+
+class Keyed(Chunker):
+    """Cuts before every keyword; for the text-box controls."""
+
+    name = "keyed"
+
+    def __init__(self, keywords: tuple[str, ...] = ("tide",), note: str = ""):
+        self.keywords, self.note = keywords, note
+        self.validate()
+
+    def spans(self, text):
+        cuts = sorted({0, len(text), *(i for k in self.keywords for i in range(len(text)) if text.startswith(k, i))})
+        yield from ((a, b) for a, b in zip(cuts, cuts[1:]) if text[a:b].strip())
+
+
+def test_text_parameters_get_text_boxes_and_commas_split_tuples():
+    specs = control_specs(Keyed, keywords="Gulls, boats")
+    assert specs["keywords"].kind == "text" and specs["keywords"].value == ("Gulls", "boats")
+    assert specs["note"].kind == "text" and specs["note"].value == ""
+    explorer = explore(Keyed, TEXT)
+    explorer.widget
+    before = nchunks(explorer.output.value)
+    explorer.controls["keywords"].value = "tide, Gulls ,, boats"
+    assert explorer.params["keywords"] == ("tide", "Gulls", "boats")
+    assert params_of(explorer.output.value)["keywords"] == ["tide", "Gulls", "boats"]
+    assert nchunks(explorer.output.value) > before
+    with pytest.raises(ValueError, match="tuple of str"):
+        Keyed(keywords="tide")

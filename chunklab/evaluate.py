@@ -17,7 +17,7 @@ chunks of another document, which then count as retrieved text that answers noth
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -47,6 +47,8 @@ __all__ = [
     "default_chunkers",
     "excerpts_kept_whole",
     "guidance",
+    "indexed_text",
+    "merge_adjacent",
     "precision_omega",
     "span_metrics",
     "structure_metrics",
@@ -75,6 +77,31 @@ def _label_chunkers(chunkers: Mapping[str, Chunker] | Sequence[Chunker]) -> dict
         if not isinstance(chunker, Chunker):
             raise TypeError(f"chunker {label!r} must be a Chunker instance, got {type(chunker).__name__}")
     return labelled
+
+
+def indexed_text(chunk: Chunk, use_context: bool = True) -> str:
+    """What a retriever indexes for `chunk`: its ``metadata["context"]`` (a breadcrumb, a table
+    header, a title...) on a line before its text when `use_context` and a context exist, else
+    the text alone. Metrics never see this string; they use the chunk's offsets."""
+    context = chunk.metadata.get("context") if use_context else None
+    return f"{context}\n{chunk.text}" if context else chunk.text
+
+
+def merge_adjacent(spans: Sequence[tuple[int, int]], counter: CharCounter | None = None) -> list[tuple[int, int]]:
+    """Retrieved spans of one document with overlapping or adjacent ones merged into one span.
+
+    Adjacent means that nothing `counter` counts lies between them (with a text counter: only
+    whitespace). Overlapping windows otherwise send the same text several times; merged, each
+    character is sent once. The result is sorted by start.
+    """
+    count = counter or CharCounter()
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and (start <= merged[-1][1] or count(merged[-1][1], start) == 0):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(s, e) for s, e in merged]
 
 
 def _make_retrievers(retrievers: Sequence[str | Retriever]) -> list[Retriever]:
@@ -146,6 +173,10 @@ def compare(
     k: int = 5,
     progress: bool = True,
     per_question: bool = False,
+    use_context: bool = False,
+    where: Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None] | None = None,
+    expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None = None,
+    merge_hits: bool = False,
 ) -> Any:
     """Chunk `docs` with every chunker, answer `questions` with every retriever, measure it all.
 
@@ -169,6 +200,20 @@ def compare(
         Show a tqdm progress bar.
     per_question:
         Return one row per chunker × retriever × question instead of the summary.
+    use_context:
+        Index `indexed_text` (each chunk's ``metadata["context"]`` before its text) instead of the
+        text alone. The metrics still score the chunk's own span.
+    where:
+        A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
+        chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
+        the chunks that question may retrieve, or None for all of them.
+    expand_hits:
+        What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
+        ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
+        Default: the hits' own spans.
+    merge_hits:
+        Merge overlapping or adjacent sent spans of one document (`merge_adjacent`) before scoring, so
+        overlapping windows do not send the same text twice.
 
     Returns
     -------
@@ -208,12 +253,15 @@ def compare(
             columns = _chunker_columns(label, chunker, chunks, seconds, pool)
             spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
             omegas = [precision_omega(spans, gold, pool.counter) for gold in golden]
-            texts = [c.text for _, c in chunks]
+            texts = [indexed_text(c, use_context) for _, c in chunks]
+            flat = [c for _, c in chunks]
+            allowed = [where(q, flat) for q in questions] if where is not None else None
             for retriever in built:
                 retriever.index(texts)
-                ranked = retriever.search(queries, k)
+                ranked = retriever.search(queries, k, allowed)
                 for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
-                    metrics = span_metrics([tuple(spans[i]) for i in hits], gold, pool.counter)
+                    sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
+                    metrics = span_metrics(sent, gold, pool.counter)
                     rows.append(
                         {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
                          "kind": q.get("kind"), **metrics, "precision_omega": omega, **columns}
@@ -223,6 +271,27 @@ def compare(
         bar.close()
     table = pd.DataFrame(rows)
     return table if per_question else summarize(table)
+
+
+def _sent_spans(
+    hits: Sequence[int],
+    chunks: Sequence[tuple[str, Chunk]],
+    spans: np.ndarray,
+    pool: _Pool,
+    expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None,
+    merge_hits: bool,
+) -> list[tuple[int, int]]:
+    """The pooled spans sent for one question's hits, expanded and merged as asked."""
+    if expand_hits is None:
+        by_doc = [(chunks[i][0], int(spans[i][0]), int(spans[i][1])) for i in hits]
+    else:
+        by_doc = [(name, pool.base[name] + s, pool.base[name] + e) for name, s, e in expand_hits([chunks[i][1] for i in hits])]
+    if not merge_hits:
+        return [(s, e) for _, s, e in by_doc]
+    out: list[tuple[int, int]] = []
+    for name in dict.fromkeys(n for n, _, _ in by_doc):
+        out.extend(merge_adjacent([(s, e) for n, s, e in by_doc if n == name], pool.counter))
+    return out
 
 
 def summarize(per_question: Any) -> Any:

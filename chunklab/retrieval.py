@@ -1,24 +1,53 @@
 """Retrievers over a list of chunk texts: BM25, dense, BM25 re-ranking and hybrid fusion.
 
 Each `Retriever` indexes a list of texts, then returns the indices of the top-k texts per query.
-`RETRIEVERS` maps their short names to them.
+`search` can be restricted per query to a subset of the texts (``allowed``: one boolean mask per
+query, or None for no restriction), which is how metadata filters (an entity, a page, a section)
+reach the retrievers. `RETRIEVERS` maps their short names to them.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from .embed import Embedder, default_embedder
 
-__all__ = ["RETRIEVERS", "BM25Retriever", "DenseRetriever", "HybridRetriever", "RerankRetriever", "Retriever"]
+__all__ = [
+    "RETRIEVERS",
+    "Allowed",
+    "BM25Retriever",
+    "DenseRetriever",
+    "HybridRetriever",
+    "RerankRetriever",
+    "Retriever",
+]
+
+#: Per query, a boolean mask over the indexed texts (True: may be returned), or None: all may.
+Allowed = Optional[Sequence[Optional[np.ndarray]]]
 
 
-def _top_k(scores: np.ndarray, k: int) -> list[int]:
-    """Indices of the `k` highest scores, best first; ties go to the lower index."""
-    return [int(i) for i in np.argsort(-scores, kind="stable")[:k]]
+def _top_k(scores: np.ndarray, k: int, mask: np.ndarray | None = None) -> list[int]:
+    """Indices of the `k` highest scores, best first; ties go to the lower index.
+
+    With a `mask`, only indices where it is True are candidates (so fewer than `k` may come back).
+    """
+    order = np.argsort(-scores, kind="stable")
+    if mask is not None:
+        order = order[np.asarray(mask, dtype=bool)[order]]
+    return [int(i) for i in order[:k]]
+
+
+def _masks(allowed: Allowed, n_queries: int) -> list[np.ndarray | None]:
+    """One mask (or None) per query, checked for length."""
+    if allowed is None:
+        return [None] * n_queries
+    masks = list(allowed)
+    if len(masks) != n_queries:
+        raise ValueError(f"allowed has {len(masks)} masks for {n_queries} queries")
+    return masks
 
 
 class Retriever:
@@ -31,8 +60,9 @@ class Retriever:
         """Replace the index with `texts` (chunk texts, in chunk order)."""
         raise NotImplementedError
 
-    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        """For each query, the indices of the `k` best texts, best first (fewer if fewer are indexed)."""
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """For each query, the indices of the `k` best texts, best first (fewer if fewer are indexed
+        or allowed). `allowed`: per query, a boolean mask over the indexed texts, or None."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -95,9 +125,9 @@ class BM25Retriever(Retriever):
                 out[row] = self._bm25.get_scores(tokens)
         return out
 
-    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        """Top-`k` texts by BM25 score."""
-        return [_top_k(row, k) for row in self.scores(queries)]
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Top-`k` (allowed) texts by BM25 score."""
+        return [_top_k(row, k, m) for row, m in zip(self.scores(queries), _masks(allowed, len(queries)))]
 
 
 class DenseRetriever(Retriever):
@@ -135,9 +165,9 @@ class DenseRetriever(Retriever):
             return np.zeros((len(queries), 0), dtype=np.float32)
         return self._embed(queries) @ self._matrix.T
 
-    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        """Top-`k` texts by cosine similarity."""
-        return [_top_k(row, k) for row in self.scores(queries)]
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Top-`k` (allowed) texts by cosine similarity."""
+        return [_top_k(row, k, m) for row, m in zip(self.scores(queries), _masks(allowed, len(queries)))]
 
 
 class _DenseAndBM25(Retriever):
@@ -173,9 +203,9 @@ class RerankRetriever(_DenseAndBM25):
     def __repr__(self) -> str:
         return f"RerankRetriever(candidates={self.candidates})"
 
-    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        """Dense top-`candidates`, re-ordered by BM25 score, cut to `k`."""
-        pools = self.dense.search(queries, max(k, self.candidates))
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Dense top-`candidates` (among the allowed), re-ordered by BM25 score, cut to `k`."""
+        pools = self.dense.search(queries, max(k, self.candidates), allowed)
         bm25 = self.bm25.scores(queries)
         ranked = []
         for pool, row in zip(pools, bm25):
@@ -200,10 +230,10 @@ class HybridRetriever(_DenseAndBM25):
     def __repr__(self) -> str:
         return f"HybridRetriever(c={self.c})"
 
-    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        """Top-`k` texts by fused reciprocal rank."""
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Top-`k` (allowed) texts by fused reciprocal rank."""
         fused = sum(1.0 / (self.c + _ranks(s)) for s in (self.bm25.scores(queries), self.dense.scores(queries)))
-        return [_top_k(row, k) for row in fused]
+        return [_top_k(row, k, m) for row, m in zip(fused, _masks(allowed, len(queries)))]
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:

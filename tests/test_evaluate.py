@@ -18,6 +18,8 @@ from chunklab.evaluate import (
     compare,
     default_chunkers,
     guidance,
+    indexed_text,
+    merge_adjacent,
     precision_omega,
     span_metrics,
     structure_metrics,
@@ -308,3 +310,75 @@ def test_excerpts_kept_whole_counts_excerpts_inside_one_chunk():
     assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions) == 0.5
     assert excerpts_kept_whole(FixedSizeChunker(size=10, overlap=5), [doc], questions) == 1.0
     assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions[2:]) == 0.0
+
+
+# -- hooks: metadata filters, context, expanded and merged hits ----------------------------------------
+def test_search_restricted_by_a_mask_returns_only_allowed_texts():
+    for retriever in (BM25Retriever(), DenseRetriever(TfidfEmbedder()), RerankRetriever(embedder=TfidfEmbedder()),
+                      HybridRetriever(embedder=TfidfEmbedder())):
+        retriever.index(TEXTS)
+        only_bakery = np.array([False, False, True, False])
+        ranked = retriever.search(["quarks bound by gluons", "quarks"], k=3, allowed=[only_bakery, None])
+        assert ranked[0] == [2], repr(retriever)
+        assert ranked[1][0] == 1 and len(ranked[1]) == 3, repr(retriever)
+        with pytest.raises(ValueError, match="masks"):
+            retriever.search(["a", "b"], k=1, allowed=[None])
+
+
+def test_merge_adjacent_joins_overlapping_and_touching_spans_only():
+    text = "aaaa bbbb cccc dddd"
+    assert merge_adjacent([(10, 14), (0, 4), (2, 9)]) == [(0, 9), (10, 14)]
+    assert merge_adjacent([(0, 4), (5, 9), (15, 19)], CharCounter(text)) == [(0, 9), (15, 19)]
+    assert merge_adjacent([]) == []
+
+
+def test_indexed_text_puts_the_context_first_only_when_asked():
+    chunk = Chunk("row 1 | 2", 0, 9, 0, {"context": "a | b"})
+    assert indexed_text(chunk) == "a | b\nrow 1 | 2"
+    assert indexed_text(chunk, use_context=False) == "row 1 | 2"
+    assert indexed_text(Chunk("x", 0, 1)) == "x"
+
+
+class _Headed(FixedSizeChunker):
+    """Fixed windows; the chunks of document "b" get a context naming a word no text contains."""
+
+    name = ""
+
+    def __call__(self, text, source=None):
+        context = {"context": "zebra"} if source == "b" else {}
+        return [Chunk(c.text, c.start, c.end, c.index, {**c.metadata, **context}) for c in super().__call__(text, source)]
+
+
+def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():
+    docs = tiny_docs()
+    weir = SOURCE_B.index("The weir")
+    question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
+                "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
+    chunker = {"headed": _Headed(size=10_000)}
+    plain = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True)
+    headed = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True,
+                     use_context=True)
+    assert plain.iloc[0]["recall"] == 0.0  # no text says "zebra": BM25 falls back to index order (doc a)
+    assert headed.iloc[0]["recall"] == 1.0
+    # The metrics count the chunk's own span: the context is not "sent" text.
+    assert headed.iloc[0]["retrieved_chars"] == sum(not c.isspace() for c in SOURCE_B)
+
+
+def test_compare_where_expand_and_merge_hooks():
+    docs, questions = tiny_docs(), tiny_questions()
+    chunker = {"small": FixedSizeChunker(size=60, overlap=30)}
+    only_a = lambda q, chunks: np.array([c.metadata["source"] == "a" for c in chunks])  # noqa: E731
+    rows = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+                   where=only_a)
+    assert rows.set_index("question").loc["b-1", "recall"] == 0.0  # its document was filtered out
+
+    whole_doc = lambda hits: [(h.metadata["source"], 0, len(SOURCE_A if h.metadata["source"] == "a" else SOURCE_B))  # noqa: E731
+                              for h in hits]
+    expanded = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+                       expand_hits=whole_doc)
+    assert (expanded["recall"] == 1.0).all()
+    merged = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+                     expand_hits=whole_doc, merge_hits=True)
+    plain = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True)
+    assert (merged["retrieved_chars"] < expanded["retrieved_chars"]).all()  # the same document sent once
+    assert (merged["recall"] >= plain["recall"]).all()

@@ -2,26 +2,26 @@
 
 Every function returns ``list[tuple[int, int]]``: half-open character spans into the text it was
 given, sorted and non-overlapping, trimmed of surrounding whitespace, so they can be handed to
-`chunklab.segment.cut_spans` or to the structure metrics of `chunklab.evaluate`.
+`chunklab.segment.cut_spans` or to the structure metrics of `chunklab.metrics`.
 
-Detection is rule-based and deliberately modest:
+Detection uses the same parsers as the strategies (see `chunklab.blocks`), so what a chunker keeps
+whole and what the metrics count as cut cannot disagree:
 
-* code blocks: CommonMark fences (three or more backticks or tildes, indented at most three spaces,
-  closed by a fence of the same character at least as long; an unclosed fence runs to the end);
-* markdown tables: a header line with pipes, a delimiter line such as ``|---|:--:|`` with the same
-  number of cells, then every following non-blank line that contains a pipe; lines inside code
-  blocks are never table rows;
-* HTML rows: ``<tr ...>`` up to its ``</tr>``, or, where the closing tag is omitted, up to the next
-  ``<tr``, ``</tbody>``, ``</thead>``, ``</tfoot>`` or ``</table>`` (nested tables are not handled);
+* code blocks: CommonMark fenced code blocks found by markdown-it-py, at any depth (an unclosed
+  fence runs to the end; indented code blocks are not counted, because plain-text documents indent
+  paragraphs too);
+* markdown tables: every line of every GitHub pipe table markdown-it-py finds (header, delimiter and
+  body rows); lines inside code blocks are never table rows;
+* HTML rows: ``<tr>`` elements from the position-reporting HTML parser of `chunklab.html_blocks`,
+  including their closing tag, or, where it is omitted, up to where the next row or the table ends;
 * CSV rows: records separated by line breaks outside double quotes (a quoted field may span lines).
   Only text known to be CSV should be read this way, which is why `table_row_spans` asks for it.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Iterator
-
+from .html_blocks import iter_elements, parse_html
+from .markdown_blocks import fence_spans, table_line_spans
 from .segment import trim_span
 from .spans import Span
 
@@ -34,95 +34,19 @@ __all__ = [
 ]
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_DELIMITER_CELL = re.compile(r"^\s*:?-+:?\s*$")
-_TR_OPEN = re.compile(r"<tr\b[^>]*>", re.IGNORECASE)
-_TR_END = re.compile(r"</tr\s*>|<tr\b|</(?:tbody|thead|tfoot|table)\s*>", re.IGNORECASE)
-
-
-def _lines(text: str) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of every line, without its line terminator."""
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        content = line.rstrip("\r\n")
-        yield pos, pos + len(content)
-        pos += len(line)
-
-
 def code_block_spans(text: str) -> list[Span]:
     """Fenced code blocks, from the opening fence to the end of the closing fence."""
-    spans: list[Span] = []
-    opening: tuple[int, str] | None = None  # (start offset, fence string)
-    last_end = 0
-    for start, end in _lines(text):
-        line = text[start:end]
-        match = _FENCE.match(line)
-        if opening is None:
-            if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
-                opening = (start + match.start(1), match.group(1))
-        elif match and match.group(1)[0] == opening[1][0] and len(match.group(1)) >= len(opening[1]):
-            if not match.group(2).strip():
-                spans.append(trim_span(text, opening[0], end))
-                opening = None
-        last_end = end
-    if opening is not None:
-        spans.append(trim_span(text, opening[0], last_end))
-    return spans
-
-
-def _cells(line: str) -> list[str]:
-    """The cells of a markdown table line (outer pipes optional, ``\\|`` is not a separator)."""
-    body = line.strip()
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|") and not body.endswith("\\|"):
-        body = body[:-1]
-    return re.split(r"(?<!\\)\|", body)
-
-
-def _is_delimiter(line: str) -> bool:
-    return "-" in line and all(_DELIMITER_CELL.match(cell) for cell in _cells(line))
+    return fence_spans(text)
 
 
 def markdown_table_row_spans(text: str) -> list[Span]:
     """Every line of every pipe table (header, delimiter and body rows), outside code blocks."""
-    blocks = code_block_spans(text)
-    lines = [
-        (s, e) for s, e in _lines(text) if not any(bs <= s < be for bs, be in blocks)
-    ]
-    spans: list[Span] = []
-    i = 0
-    while i + 1 < len(lines):
-        header, delimiter = (text[s:e] for s, e in lines[i : i + 2])
-        contiguous = lines[i + 1][0] - lines[i][1] <= 2  # the delimiter is the very next line
-        if contiguous and "|" in header and _is_delimiter(delimiter) and len(_cells(header)) == len(_cells(delimiter)):
-            j = i + 2
-            while j < len(lines) and "|" in text[lines[j][0] : lines[j][1]] and lines[j][0] - lines[j - 1][1] <= 2:
-                j += 1
-            spans.extend(trim_span(text, s, e) for s, e in lines[i:j])
-            i = j
-        else:
-            i += 1
-    return [(s, e) for s, e in spans if s < e]
+    return table_line_spans(text)
 
 
 def html_table_row_spans(text: str) -> list[Span]:
     """HTML ``<tr>`` elements, including their closing tag when there is one."""
-    spans: list[Span] = []
-    for match in _TR_OPEN.finditer(text):
-        if spans and match.start() < spans[-1][1]:
-            continue
-        end_match = _TR_END.search(text, match.end())
-        if end_match is None:
-            end = len(text)
-        elif end_match.group(0).lower().startswith("</tr"):
-            end = end_match.end()
-        else:
-            end = end_match.start()
-        s, e = trim_span(text, match.start(), end)
-        if s < e:
-            spans.append((s, e))
-    return spans
+    return [(e.start, e.end) for e in iter_elements(parse_html(text), {"tr"}) if e.start < e.end]
 
 
 def csv_row_spans(text: str) -> list[Span]:

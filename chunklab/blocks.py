@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 from .segment import paragraph_spans
 
-__all__ = ["Block", "BlockKind", "Format", "document_blocks", "guess_format"]
+__all__ = ["Block", "BlockKind", "Format", "document_blocks", "guess_format", "heading_trails"]
 
 BlockKind = Literal["heading", "paragraph", "list", "table", "code", "image", "quote", "markup", "rule"]
 Format = Literal["markdown", "html", "text"]
@@ -81,3 +81,16 @@ def document_blocks(text: str, fmt: Format | None = None) -> list[Block]:
     if fmt == "text":
         return [Block("paragraph", s, e) for s, e in paragraph_spans(text)]
     raise ValueError(f"fmt must be one of ['markdown', 'html', 'text'], got {fmt!r}")
+
+
+def heading_trails(blocks: Sequence[Block]) -> list[tuple[str, ...]]:
+    """For each block, the titles of the headings it sits under, outermost first (a heading's own
+    trail ends with its title). Joined with " > " this is the breadcrumb, e.g. "Install > Linux"."""
+    trails, stack = [], []  # stack of (level, title)
+    for block in blocks:
+        if block.kind == "heading":
+            while stack and stack[-1][0] >= block.level:
+                stack.pop()
+            stack.append((block.level, block.title))
+        trails.append(tuple(title for _, title in stack))
+    return trails

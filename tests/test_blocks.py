@@ -3,7 +3,7 @@
 import pytest
 
 from chunklab import list_documents, load_document
-from chunklab.blocks import document_blocks, guess_format
+from chunklab.blocks import document_blocks, guess_format, heading_trails
 from chunklab.html_blocks import html_blocks, iter_elements, parse_html, text_content
 from chunklab.markdown_blocks import markdown_blocks
 
@@ -76,3 +76,10 @@ def test_guess_format():
     assert [b.kind for b in document_blocks("One.\n\nTwo.", "text")] == ["paragraph", "paragraph"]
     with pytest.raises(ValueError, match="fmt"):
         document_blocks("x", "rtf")
+
+
+def test_heading_trails_give_breadcrumbs():
+    text = "# Install\n\nintro\n\n## Linux\n\nsteps\n\n### apt\n\nx\n\n## macOS\n\ny\n\n# Use\n\nz"
+    trails = [" > ".join(t) for t in heading_trails(markdown_blocks(text))]
+    assert trails == ["Install", "Install", "Install > Linux", "Install > Linux", "Install > Linux > apt",
+                      "Install > Linux > apt", "Install > macOS", "Install > macOS", "Use", "Use"]

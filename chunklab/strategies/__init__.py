@@ -1,5 +1,6 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
 from .fixed import FixedSizeChunker
+from .table import TableChunker
 
-__all__ = ["FixedSizeChunker"]
+__all__ = ["FixedSizeChunker", "TableChunker"]

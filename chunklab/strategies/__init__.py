@@ -1,6 +1,7 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
 from .fixed import FixedSizeChunker
+from .modality import ModalityChunker
 from .table import TableChunker
 
-__all__ = ["FixedSizeChunker", "TableChunker"]
+__all__ = ["FixedSizeChunker", "ModalityChunker", "TableChunker"]

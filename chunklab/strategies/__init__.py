@@ -2,6 +2,7 @@
 
 from .fixed import FixedSizeChunker
 from .modality import ModalityChunker
+from .page import PageChunker
 from .table import TableChunker
 
-__all__ = ["FixedSizeChunker", "ModalityChunker", "TableChunker"]
+__all__ = ["FixedSizeChunker", "ModalityChunker", "PageChunker", "TableChunker"]

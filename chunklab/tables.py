@@ -70,6 +70,30 @@ class Table:
         """The header as one markdown table line, e.g. ``| Year | Total |`` (empty without one)."""
         return _markdown_line(self.columns) if self.columns else ""
 
+    @functools.cached_property
+    def names(self) -> tuple[str, ...]:
+        """Distinct column names for every column any row has: the header's, numbered where a
+        name is missing or repeated (computed once per table)."""
+        width = max([len(self.columns), *(len(row) for row in self.cells)])
+        names: list[str] = []
+        for i in range(width):
+            name = self.columns[i].strip() if i < len(self.columns) and self.columns[i].strip() else f"column {i + 1}"
+            while name in names:
+                name += "'"
+            names.append(name)
+        return tuple(names)
+
+    @functools.cached_property
+    def padded(self) -> tuple[tuple[str, ...], ...]:
+        """Every data row's cells, short rows padded with empty cells to ``len(names)``."""
+        width = len(self.names)
+        return tuple((*row, *[""] * (width - len(row))) for row in self.cells)
+
+    @functools.cached_property
+    def markdown_lines(self) -> tuple[str, ...]:
+        """Every data row as one markdown table line."""
+        return tuple(_markdown_line(row) for row in self.padded)
+
 
 def table_from_block(block: Block, fmt: Literal["markdown", "html"]) -> Table:
     """The `Table` of a ``table`` block from `chunklab.blocks.document_blocks`."""
@@ -128,24 +152,10 @@ def looks_like_csv(text: str) -> bool:
     return len(widths) == 1 and len(header) >= 2 and all(0 < len(name.strip()) <= 64 for name in header)
 
 
-def _column_names(columns: Sequence[str], width: int) -> list[str]:
-    """Distinct names for `width` columns: the header's, numbered where missing or repeated."""
-    names: list[str] = []
-    for i in range(width):
-        name = columns[i].strip() if i < len(columns) and columns[i].strip() else f"column {i + 1}"
-        while name in names:
-            name += "'"
-        names.append(name)
-    return names
-
-
 def records(table: Table, first: int, last: int) -> list[dict[str, str]]:
     """Data rows ``first..last`` (inclusive, 0-based) as ``{column: cell}`` dicts, the shape
-    ``pandas.DataFrame(records)`` reads. Short rows are padded with empty cells."""
-    chosen = table.cells[first : last + 1]
-    width = max([len(table.columns), *(len(row) for row in chosen)])
-    names = _column_names(table.columns, width)
-    return [dict(zip(names, (*row, *[""] * (width - len(row))))) for row in chosen]
+    ``pandas.DataFrame(records)`` reads (columns named by `Table.names`; short rows padded)."""
+    return [dict(zip(table.names, row)) for row in table.padded[first : last + 1]]
 
 
 def _markdown_cell(cell: str) -> str:
@@ -158,11 +168,8 @@ def _markdown_line(cells: Sequence[str]) -> str:
 
 def render_markdown(table: Table, first: int, last: int) -> str:
     """The header and data rows ``first..last`` (inclusive, 0-based) as a markdown pipe table."""
-    rows = records(table, first, last)
-    names = list(rows[0]) if rows else list(table.columns)
-    lines = [_markdown_line(names), "|" + "---|" * len(names)]
-    lines.extend(_markdown_line(list(row.values())) for row in rows)
-    return "\n".join(lines)
+    head = [_markdown_line(table.names), "|" + "---|" * len(table.names)]
+    return "\n".join([*head, *table.markdown_lines[first : last + 1]])
 
 
 def row_groups(

@@ -8,6 +8,7 @@ from ..blocks import Block
 from ..core import Chunker, Span, register
 from ..length import SizeUnit, TokenizerName, length_function
 from ..pack import pack
+from ..segment import line_spans
 from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
 
 __all__ = ["TableChunker", "table_context"]
@@ -44,7 +45,7 @@ class TableChunker(Chunker):
       ``context="none"`` leaves it out, which is the plain row-based chunker (one row, no header).
     * Text outside tables (``other_text="paragraphs"``): its blocks (paragraphs, headings, lists,
       code; for plain text, blank-line paragraphs) are packed whole up to `max_size`, never across
-      a table, with ``in_table=False``. ``other_text="skip"`` leaves it out of every chunk, for an
+      a table, with ``in_table=False``; a block too big for one chunk is cut between its lines. ``other_text="skip"`` leaves it out of every chunk, for an
       index of tables alone.
 
     Size contract: every chunk measures at most `max_size`. A single row (or a header) longer than
@@ -113,9 +114,15 @@ class TableChunker(Chunker):
     def _text_spans(self, text: str, run: list[tuple[Block, tuple[str, ...]]], measure: Any) -> Iterator[Span]:
         if self.other_text == "skip" or not run:
             return
-        units = [block.span for block, _ in run]
+        units, trails = [], []
+        for block, trail in run:  # a block too big to keep whole is cut between its lines
+            pieces = [block.span] if measure(text[block.start : block.end]) <= self.max_size else [
+                (block.start + s, block.start + e) for s, e in line_spans(text[block.start : block.end])
+            ]
+            units.extend(pieces)
+            trails.extend([trail] * len(pieces))
         for start, end, first, _ in pack(text, units, self.max_size, measure):
-            trail = run[first][1]
+            trail = trails[first]
             metadata: dict[str, Any] = {"in_table": False, "section": " > ".join(trail)}
             if self.context == "section+header" and trail:
                 metadata["context"] = " > ".join(trail)

@@ -10,7 +10,7 @@ from typing import Any, Iterator, Literal
 
 from ..blocks import Block
 from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..pack import pack
 from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
 from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
@@ -50,7 +50,7 @@ class _Group:
 
 
 @register
-class ModalityChunker(Chunker):
+class ModalityChunker(UnitSized, Chunker):
     """Split a document into blocks by modality and chunk each modality by its own rule.
 
     Blocks come from one parser per format (`chunklab.blocks`, `chunklab.tables`): markdown by
@@ -97,14 +97,6 @@ class ModalityChunker(Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
-
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
         """Each group of the document packed under `max_size`, in source order."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..pack import pack
 from ..pdf import page_spans
 from ..segment import line_spans, sentence_spans, trim_span
@@ -124,7 +124,7 @@ def _open_end(text: str, lines: list[tuple[int, int]]) -> bool:
 
 
 @register
-class PageChunker(Chunker):
+class PageChunker(UnitSized, Chunker):
     """One chunk per page, or per `pages_per_chunk` pages, of a text with form feeds between pages.
 
     **How pages reach the chunker.** A chunker receives only a string, so page breaks must be in
@@ -166,14 +166,6 @@ class PageChunker(Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
-
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
         """Page groups in order, each split into packed sentences if it is too big."""

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Literal
 
 from ..blocks import Block
 from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..pack import pack
 from ..segment import line_spans
 from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
@@ -27,7 +27,7 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
 
 
 @register
-class TableChunker(Chunker):
+class TableChunker(UnitSized, Chunker):
     """Find the tables of a text and cut them between whole rows; the header goes into `context`.
 
     Tables are found by a parser per format (`chunklab.tables`): markdown pipe tables
@@ -76,14 +76,6 @@ class TableChunker(Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
-
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
         """Table chunks and packed text chunks, in source order."""

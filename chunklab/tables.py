@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
 from .blocks import Block, document_blocks, guess_format, heading_trails
-from .pack import fit
+from .pack import fit, last_fitting
 from .structure import csv_row_spans
 
 __all__ = [
@@ -88,6 +88,11 @@ class Table:
         """Every data row's cells, short rows padded with empty cells to ``len(names)``."""
         width = len(self.names)
         return tuple((*row, *[""] * (width - len(row))) for row in self.cells)
+
+    @functools.cached_property
+    def markdown_head(self) -> str:
+        """The header line and delimiter line of a markdown table of this table's `names`."""
+        return _markdown_line(self.names) + "\n|" + "---|" * len(self.names)
 
     @functools.cached_property
     def markdown_lines(self) -> tuple[str, ...]:
@@ -168,8 +173,7 @@ def _markdown_line(cells: Sequence[str]) -> str:
 
 def render_markdown(table: Table, first: int, last: int) -> str:
     """The header and data rows ``first..last`` (inclusive, 0-based) as a markdown pipe table."""
-    head = [_markdown_line(table.names), "|" + "---|" * len(table.names)]
-    return "\n".join([*head, *table.markdown_lines[first : last + 1]])
+    return "\n".join([table.markdown_head, *table.markdown_lines[first : last + 1]])
 
 
 def row_groups(
@@ -186,24 +190,24 @@ def row_groups(
     `partial` marks a piece of a cut row (or of the header alone, with ``first_row == -1``).
     """
     out: list[tuple[int, int, int, int, bool]] = []
-    spans, n, i = table.rows, len(table.rows), 0
-    head = table.start
+    spans, n = table.rows, len(table.rows)
     if not n:
-        return [(s, e, -1, -1, True) for s, e in fit(text, table.start, table.end, limit, measure)]
-    if measure(text[head : spans[0][1]]) > limit and head < spans[0][0]:
+        pieces = fit(text, table.start, table.end, limit, measure)
+        return [(s, e, -1, -1, len(pieces) > 1) for s, e in pieces]
+    head = table.start
+    if head < spans[0][0] and measure(text[head : spans[0][1]]) > limit:
         out.extend((s, e, -1, -1, True) for s, e in fit(text, head, spans[0][0], limit, measure))
         head = spans[0][0]
+    i, guess = 0, rows
     while i < n:
         start = head if i == 0 else spans[i][0]
         if measure(text[start : spans[i][1]]) > limit:
             out.extend((s, e, i, i, True) for s, e in fit(text, start, spans[i][1], limit, measure))
             i += 1
             continue
-        j = min(i + rows, n) - 1
-        while j > i and measure(text[start : spans[j][1]]) > limit:
-            j -= 1
+        j = last_fitting(i, min(i + rows, n) - 1, lambda j: measure(text[start : spans[j][1]]) <= limit, i + guess - 1)
         out.append((start, spans[j][1], i, j, False))
-        i = j + 1
+        guess, i = j - i + 1, j + 1
     return out
 
 

@@ -139,7 +139,8 @@ class PageChunker(UnitSized, Chunker):
     * ``carry_sentences=True``: when a page ends in the middle of a sentence (no full stop, and a
       last line that is full, so the paragraph was wrapped at the margin: see `PageLayout`), its
       chunk runs on to the end of that sentence on the next page, and the next chunk starts after.
-    * A chunk longer than `max_size` (in `unit`) is split into packed sentences within it.
+    * A chunk longer than `max_size` (in `unit`) is split into packed sentences within it. The
+      default keeps a typical page whole; raise it with `pages_per_chunk`.
 
     Metadata: ``page`` (the 1-based page the chunk starts on), ``pages`` (every page it touches)
     and, when its span holds header or footer lines, ``clean_text``. Size contract: at most
@@ -148,12 +149,12 @@ class PageChunker(UnitSized, Chunker):
 
     name = "page"
     bounds = {"pages_per_chunk": (1, None), "max_size": (1, None)}
-    widget_hints = {"pages_per_chunk": (1, 10, 1), "max_size": (200, 12_000, 100)}
+    widget_hints = {"pages_per_chunk": (1, 10, 1), "max_size": (200, 8000, 100)}
 
     def __init__(
         self,
         pages_per_chunk: int = 1,
-        max_size: int = 10_000,
+        max_size: int = 4000,
         strip_furniture: bool = True,
         carry_sentences: bool = True,
         unit: SizeUnit = "chars",

@@ -41,9 +41,9 @@ def modality_of(block: Block | Table) -> Modality:
 
 @dataclasses.dataclass(frozen=True)
 class _Group:
-    """Consecutive units of one modality that may be packed together, and what their chunks carry."""
+    """Consecutive units of one modality that may be packed together (or a table, cut by rows), and
+    the metadata their chunks carry."""
 
-    modality: Modality
     units: tuple[tuple[int, int], ...]
     metadata: dict[str, Any]
     table: Table | None = None
@@ -123,7 +123,7 @@ def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, cod
 
     def close_prose() -> None:
         if prose:
-            groups.append(_Group("prose", tuple(prose), _common("prose", prose_trail)))
+            groups.append(_Group(tuple(prose), _common("prose", prose_trail)))
             prose.clear()
 
     for part, trail in document_parts(text, fmt):
@@ -141,11 +141,12 @@ def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, cod
             prose.extend((part.start + s, part.start + e) for s, e in _sentences(text, part, sentence_method))
             only_headings = False
             continue
-        # A non-prose part: headings waiting for their body introduce this part instead.
-        start = prose[0][0] if prose and only_headings else part.start
-        if prose and only_headings:
+        if prose and only_headings:  # headings waiting for a body introduce this part instead
+            start = prose[0][0]
             prose.clear()
-        close_prose()
+        else:
+            close_prose()
+            start = part.start
         only_headings = True
         groups.extend(_part_groups(text, part, trail, start, code))
     close_prose()
@@ -183,24 +184,24 @@ def _part_groups(text: str, part: Block | Table, trail: tuple[str, ...], start: 
         if context:
             metadata["context"] = context
         metadata["format"] = part.fmt
-        return [_Group("table", (), metadata, dataclasses.replace(part, start=start))]
+        return [_Group((), metadata, dataclasses.replace(part, start=start))]
     if part.kind == "list":
-        return [_Group("list", _extend(list(part.parts), start, part.end), metadata)]
+        return [_Group(_extend(list(part.parts), start, part.end), metadata)]
     if part.kind == "image":
         caption = str(part.attrs.get("caption", ""))
         metadata.update(alt=part.title, path=part.info, caption=caption)
         alt = f"Image: {part.title.rstrip('.')}." if part.title else "Image."
         metadata["context"] = f"{alt} {caption}".strip()
-        return [_Group("image", ((start, part.end),), metadata)]
+        return [_Group(((start, part.end),), metadata)]
     metadata["language"] = part.info
     if code == "whole":
-        return [_Group("code", _extend(_lines(text, part.start, part.end), start, part.end), metadata)]
+        return [_Group(_extend(_lines(text, part.start, part.end), start, part.end), metadata)]
     pieces = _definitions(text, part)
     groups = []
     for i, (s, e, name) in enumerate(pieces):
         s, e = trim_span(text, start if i == 0 else s, part.end if i == len(pieces) - 1 else e)
         extra = {"definition": name} if name else {}
-        groups.append(_Group("code", _extend(_lines(text, s, e), s, e), {**metadata, **extra}))
+        groups.append(_Group(_extend(_lines(text, s, e), s, e), {**metadata, **extra}))
     return groups
 
 
@@ -235,7 +236,7 @@ def _python_definitions(piece: str, starts: list[int]) -> list[tuple[int, str]] 
     body = "\n".join(lines[offset : len(lines) - 1 if closed else len(lines)])
     try:
         tree = ast.parse(body)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):
         return None
     cuts = []
     for node in tree.body:

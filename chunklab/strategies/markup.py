@@ -35,13 +35,15 @@ Measure = Callable[[str], int]
 
 
 class _Unit:
-    """A span to pack: a whole block or a piece of one, the block kinds it holds, and the table
-    header a chunk starting here needs as context."""
+    """A span to pack: a whole block or a piece of one, the block kinds it holds, its block's
+    heading trail, and the table header a chunk starting here needs as context."""
 
-    __slots__ = ("start", "end", "kinds", "header")
+    __slots__ = ("start", "end", "kinds", "trail", "header")
 
-    def __init__(self, start: int, end: int, kinds: tuple[str, ...], header: tuple[int, int] | None = None) -> None:
-        self.start, self.end, self.kinds, self.header = start, end, kinds, header
+    def __init__(
+        self, start: int, end: int, kinds: tuple[str, ...], trail: tuple[str, ...], header: tuple[int, int] | None = None
+    ) -> None:
+        self.start, self.end, self.kinds, self.trail, self.header = start, end, kinds, trail, header
 
 
 class StructureChunker(Chunker):
@@ -78,14 +80,17 @@ class StructureChunker(Chunker):
         measure = length_function(self.unit, self.tokenizer)
         blocks = document_blocks(text, self.format)
         trails = heading_trails(blocks)
-        for section, trail in _sections(blocks, trails, self.heading_level):
-            units = self._glue_headings(text, [unit for block in section for unit in self._units(text, block, measure)], measure)
+        for section in _sections(blocks, self.heading_level):
+            units = [unit for i in section for unit in self._units(text, blocks[i], trails[i], measure)]
+            units = self._glue_headings(text, units, measure)
             spans = [(u.start, u.end) for u in units]
-            breadcrumb = " > ".join(trail)
             for start, end, first, last in pack(text, spans, self.size, measure):
+                held = units[first : last + 1]
+                # The breadcrumb of the chunk's first content (its headings' trail when it has none).
+                breadcrumb = " > ".join(next((u.trail for u in held if u.kinds != ("heading",)), held[-1].trail))
                 extra: dict[str, Any] = {
                     "section": breadcrumb,
-                    "kinds": tuple(dict.fromkeys(kind for u in units[first : last + 1] for kind in u.kinds)),
+                    "kinds": tuple(dict.fromkeys(kind for u in held for kind in u.kinds)),
                 }
                 header = units[first].header
                 context = [breadcrumb] if breadcrumb else []
@@ -97,13 +102,13 @@ class StructureChunker(Chunker):
                     extra["token_count"] = measure(text[start:end])
                 yield start, end, extra
 
-    def _units(self, text: str, block: Block, measure: Measure) -> list[_Unit]:
+    def _units(self, text: str, block: Block, trail: tuple[str, ...], measure: Measure) -> list[_Unit]:
         """The block whole if it fits, else its pieces (see the module docstring)."""
         kinds = (block.kind,)
         if measure(text[block.start : block.end]) <= self.size:
-            return [_Unit(block.start, block.end, kinds)]
+            return [_Unit(block.start, block.end, kinds, trail)]
         if block.kind == "code":
-            return [_Unit(s, e, kinds) for s, e, _ in code_block_spans(text, block, self.size, measure)]
+            return [_Unit(s, e, kinds, trail) for s, e, _ in code_block_spans(text, block, self.size, measure)]
         if block.kind in ("table", "list") and len(block.parts) > 1:
             pieces = []
             for s, e in _part_spans(text, block):
@@ -112,44 +117,42 @@ class StructureChunker(Chunker):
                 else:
                     pieces.extend((a, b) for a, b, _ in recursive_spans(text, s, e, LEVELS, self.size, measure))
             header = block.header if block.kind == "table" else None
-            return [_Unit(s, e, kinds, header) for s, e in pieces]
-        return [_Unit(s, e, kinds) for s, e, _ in recursive_spans(text, *block.span, LEVELS, self.size, measure)]
+            return [_Unit(s, e, kinds, trail, header) for s, e in pieces]
+        return [_Unit(s, e, kinds, trail) for s, e, _ in recursive_spans(text, *block.span, LEVELS, self.size, measure)]
 
     def _glue_headings(self, text: str, units: list[_Unit], measure: Measure) -> list[_Unit]:
-        """Keep a section's headings with the start of its first block of prose: when they do not
-        fit together, that unit is cut by the recursive cascade so its first piece fits beside them
-        (a table row or a statement is not cut for this; the headings then stand alone)."""
+        """Keep a section's headings with the start of its first paragraph: when they do not fit
+        together, the paragraph is cut by the recursive cascade so that its first piece fits beside
+        them, if that cut falls at a line or sentence end. Lists, tables and code are not cut for this: when the first
+        of them does not fit beside its headings, the headings stand alone."""
         k = next((i for i, u in enumerate(units) if u.kinds != ("heading",)), None)
         if not k or measure(text[units[0].start : units[k].end]) <= self.size:
             return units
-        if not set(units[k].kinds) & {"paragraph", "quote", "list", "image"}:
+        if units[k].kinds not in (("paragraph",), ("quote",)):
             return units
         room = self.size - measure(text[units[0].start : units[k].start])
         if room < 1:
             return units
         pieces = recursive_spans(text, units[k].start, units[k].end, LEVELS, room, measure)
-        glued = _Unit(units[0].start, pieces[0][1], ("heading", *units[k].kinds))
-        rest = [_Unit(s, e, units[k].kinds, units[k].header) for s, e, _ in pieces[1:]]
+        if pieces[0][2] in ("word", "char"):  # only a cut inside a sentence would make room
+            return units
+        content = units[k]
+        glued = _Unit(units[0].start, pieces[0][1], ("heading", *content.kinds), content.trail)
+        rest = [_Unit(s, e, content.kinds, content.trail, content.header) for s, e, _ in pieces[1:]]
         return [glued, *rest, *units[k + 1 :]]
 
 
-def _sections(
-    blocks: Sequence[Block], trails: Sequence[tuple[str, ...]], level: int
-) -> Iterator[tuple[list[Block], tuple[str, ...]]]:
-    """Blocks grouped into sections, each with its heading trail: a heading of `level` or higher
-    starts a section, unless only headings came since the last one started."""
-    section: list[Block] = []
-    trail: tuple[str, ...] = ()
-    for block, block_trail in zip(blocks, trails):
-        starts = block.kind == "heading" and block.level <= level
-        if starts and any(b.kind != "heading" for b in section):
-            yield section, trail
+def _sections(blocks: Sequence[Block], level: int) -> Iterator[list[int]]:
+    """Indices of the blocks of each section: a heading of `level` or higher starts a section,
+    unless only headings came since the last one started."""
+    section: list[int] = []
+    for i, block in enumerate(blocks):
+        if block.kind == "heading" and block.level <= level and any(blocks[j].kind != "heading" for j in section):
+            yield section
             section = []
-        section.append(block)
-        if block.kind == "heading" and (starts or not section[:-1]):
-            trail = block_trail
+        section.append(i)
     if section:
-        yield section, trail
+        yield section
 
 
 def _part_spans(text: str, block: Block) -> list[tuple[int, int]]:

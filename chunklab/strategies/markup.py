@@ -19,6 +19,7 @@ when the chunk starts inside a table, for indexing in front of the chunk.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..blocks import Block, Format, document_blocks, heading_trails
@@ -78,8 +79,7 @@ class StructureChunker(Chunker):
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each section's chunks in order, with their breadcrumb and block kinds."""
         measure = length_function(self.unit, self.tokenizer)
-        blocks = document_blocks(text, self.format)
-        trails = heading_trails(blocks)
+        blocks, trails = _parsed(text, self.format)
         for section in _sections(blocks, self.heading_level):
             units = [unit for i in section for unit in self._units(text, blocks[i], trails[i], measure)]
             units = self._glue_headings(text, units, measure)
@@ -140,6 +140,13 @@ class StructureChunker(Chunker):
         glued = _Unit(units[0].start, pieces[0][1], ("heading", *content.kinds), content.trail)
         rest = [_Unit(s, e, content.kinds, content.trail, content.header) for s, e, _ in pieces[1:]]
         return [glued, *rest, *units[k + 1 :]]
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str, fmt: Format) -> tuple[tuple[Block, ...], tuple[tuple[str, ...], ...]]:
+    """The blocks of `text` and their heading trails, parsed once per text (a slider move re-packs)."""
+    blocks = tuple(document_blocks(text, fmt))
+    return blocks, tuple(heading_trails(blocks))
 
 
 def _sections(blocks: Sequence[Block], level: int) -> Iterator[list[int]]:

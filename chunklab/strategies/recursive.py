@@ -13,8 +13,8 @@ Two things differ from the splitter most people know (LangChain's ``RecursiveCha
   (langchain issue #21475).
 * **Overlap is always applied.** LangChain carries whole pieces of the previous chunk into the next
   one, so when the last piece is longer than the overlap (a paragraph, say) nothing is carried and
-  the overlap silently disappears (issues #8142, #30200). Here the next chunk starts with the last
-  whole pieces that fit in `overlap`, or, when none does, with the last words that fit.
+  the overlap silently disappears (issues #8142, #30200). Here the next chunk starts inside the
+  previous one, at the strongest boundary (paragraph, line, sentence, word) within the overlap.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ _LINE = re.compile(r"\n\s*")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _SPACE_BEFORE_BREAK = re.compile(r"\n(?<=[^\S\n]\n)")
 _WORD_START = re.compile(r"(?<!\S)\S")
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
 
 class Run(NamedTuple):
@@ -177,11 +178,12 @@ class RecursiveChunker(Chunker):
     chunk boundary falls at every strong separator next to a piece that had to be cut finer.
 
     `overlap` (in `unit`s) is applied between every pair of neighbouring chunks: each chunk after
-    the first starts inside the previous one, at the earliest piece start within its last `overlap`
-    units, or, when no piece starts there, at the earliest word start. To leave room for it, pieces
-    are cut to at most ``size - overlap`` units. A chunk has less overlap only when the previous
-    chunk's last word alone is longer than `overlap` (a CSV row without spaces, say), or when the
-    whitespace between two chunks would push the next one over `size`.
+    the first starts inside the previous one, within its last `overlap` units, at the strongest
+    boundary found there in the order of `separators` (a paragraph start, else a line start, else a
+    sentence start, else a word start), as early as possible. To leave room for it, pieces are cut
+    to at most ``size - overlap`` units. A chunk has less overlap only when the previous chunk's last
+    word alone is longer than `overlap` (a CSV row without spaces, say), or when the whitespace
+    between two chunks would push the next one over `size`.
 
     Size contract: every chunk measures at most `size` in `unit` (characters, whitespace-delimited
     words, or tokens of `tokenizer`), except a single character that a tokenizer splits into more
@@ -236,8 +238,7 @@ class RecursiveChunker(Chunker):
         runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
         cores = _merge(text, runs, limit, measure)
         if self.overlap:
-            piece_starts = [s for run in runs for s, _ in run.pieces]
-            starts = _overlap_starts(text, cores, piece_starts, self.overlap, self.size, measure)
+            starts = _overlap_starts(text, cores, self.separators, self.overlap, self.size, measure)
         else:
             starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
@@ -249,30 +250,82 @@ class RecursiveChunker(Chunker):
 
 
 def _overlap_starts(
-    text: str, cores: list[tuple[int, int, str]], piece_starts: list[int], overlap: int, size: int, measure: Measure
+    text: str, cores: list[tuple[int, int, str]], separators: Sequence[str], overlap: int, size: int, measure: Measure
 ) -> list[int]:
     """Where each chunk starts once the overlap is put in front of its core (see `RecursiveChunker`)."""
+    levels = [*separators, "word"]
     starts = [cores[0][0]] if cores else []
     for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
-        # The overlap lies inside the previous chunk and begins after its start, so chunks keep
-        # their order. In characters, only the last `overlap` of them qualify (fewer if the chunk
-        # would grow past `size`), and the earliest piece or word start among them is the answer.
+        # The overlap lies inside the previous chunk and begins after its start, so chunks keep their
+        # order. In characters only its last `overlap` characters qualify (fewer if the chunk would
+        # grow past `size`): the first boundary found there is the answer. In other units a binary
+        # search over each level's boundaries in the whole previous chunk finds those that qualify.
         if measure is len:
             low = max(starts[-1] + 1, prev_end - overlap, end - size)
-            k = bisect.bisect_left(piece_starts, low)
-            if k < len(piece_starts) and piece_starts[k] < prev_end:
-                starts.append(piece_starts[k])
-            else:
-                word = _WORD_START.search(text, low, prev_end)
-                starts.append(word.start() if word else start)
+            starts.append(_first_boundary(text, levels, low, prev_end, start))
             continue
-        low = starts[-1] + 1
-        pieces = piece_starts[bisect.bisect_left(piece_starts, low) : bisect.bisect_left(piece_starts, prev_end)]
-        words = [m.start() for m in _WORD_START.finditer(text, low, prev_end)]
         fits = lambda p: measure(text[p:prev_end]) <= overlap and measure(text[p:end]) <= size  # noqa: E731
-        pieces, words = pieces[_first_true(pieces, fits) :], words[_first_true(words, fits) :]
-        starts.append((pieces or words or [start])[0])
+        begin = start
+        for level in levels:
+            found = _boundaries(text, level, starts[-1] + 1, prev_end)
+            found = found[_first_true(found, fits) :]
+            if found:
+                begin = found[0]
+                break
+        starts.append(begin)
     return starts
+
+
+def _first_boundary(text: str, levels: Sequence[str], low: int, high: int, default: int) -> int:
+    """The earliest boundary of the strongest level in ``[low, high)`` (`default` if there is none).
+
+    The same answer as the first item of `_boundaries` for the first level that has one, found
+    without listing them: this runs once per chunk, so it skips levels that cannot occur (no line
+    break, no full stop in the window) before running their patterns.
+    """
+    if low >= high:
+        return default
+    breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
+    for level in levels:
+        if level in ("paragraph", "line"):
+            if not breaks:
+                continue
+        elif level == "sentence":
+            if _TERMINAL.search(text, low - 1, high) is None:
+                continue
+        elif level in ("word", "char"):
+            word = _WORD_START.search(text, low, high)
+            return word.start() if word else default
+        found = _boundaries(text, level, low, high)
+        if found:
+            return found[0]
+    return default
+
+
+def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
+    """The positions in ``[low, high)`` where a piece cut at separator `level` would start, in order."""
+    if level in ("word", "char"):
+        return [m.start() for m in _WORD_START.finditer(text, low, high)]
+    if level == "sentence":
+        # Some text before `low` lets the splitter see the word before a full stop (abbreviations);
+        # the slice's first sentence starts where the slice does, not at a sentence boundary.
+        head = max(0, low - 40)
+        return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
+    back = low
+    while back > 0 and text[back - 1].isspace():  # a separator may begin in the whitespace before `low`
+        back -= 1
+    if level in ("paragraph", "line"):
+        pattern = _PARAGRAPH if level == "paragraph" else (_CR_LINE if "\r" in text[back:high] else _LINE)
+        return [m.end() for m in pattern.finditer(text, back, high) if low <= m.end() < high]
+    after = not level.startswith(("\n", "\r"))
+    found = []
+    for match in re.finditer(re.escape(level), text[back:high]):
+        cut = back + (match.end() if after else match.start())
+        while cut < high and text[cut].isspace():
+            cut += 1
+        if low <= cut < high:
+            found.append(cut)
+    return found
 
 
 def _first_true(items: Sequence[int], predicate: Callable[[int], bool]) -> int:

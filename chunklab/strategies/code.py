@@ -52,7 +52,7 @@ def code_spans(
         return []
     tree = _parse(text[start:end]) if language == "python" else None
     if tree is None or not tree.body:
-        return [(s, e, {}) for s, e, _ in recursive_spans(text, start, end, CODE_LEVELS, limit, measure)]
+        return _by_lines(text, start, end, limit, measure)
     return _Splitter(text, start, end, limit, measure).split(tree.body, start, end, ())
 
 
@@ -180,12 +180,13 @@ def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len
     fits = all(measure(text[a:b]) <= limit for a, b, _ in (pieces[0], pieces[-1]))
     if not fits:  # a tokenizer that does not add up: keep the fence lines apart
         pieces = [(s, e, meta), *pieces[1:-1], (ls, le, lmeta)] if len(pieces) > 1 else [(s, e, meta)]
-        pieces = [*(_alone(text, block.start, s, limit, measure)), *pieces, *(_alone(text, le, block.end, limit, measure))]
+        pieces = [*(_by_lines(text, block.start, s, limit, measure)), *pieces, *(_by_lines(text, le, block.end, limit, measure))]
     return [(a, b, {**m, "language": language}) for a, b, m in pieces]
 
 
-def _alone(text: str, start: int, end: int, limit: int, measure: Measure) -> list[tuple[int, int, dict]]:
-    return [(s, e, {}) for s, e, _ in recursive_spans(text, start, end, CODE_LEVELS, limit, measure)]
+def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> list[tuple[int, int, dict]]:
+    """Code cut by the line cascade (blank lines, lines, words), with no definitions."""
+    return [(s, e, _metadata([], ())) for s, e, _ in recursive_spans(text, start, end, CODE_LEVELS, limit, measure)]
 
 
 @register

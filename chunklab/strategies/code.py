@@ -19,12 +19,12 @@ import re
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..blocks import Block, document_blocks, guess_format
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..core import Span, register
+from ..length import SizeUnit, TokenizerName
 from ..markdown_blocks import line_starts
 from ..pack import pack
 from ..segment import trim_span
-from .recursive import LEVELS, recursive_spans
+from .recursive import LEVELS, SizedChunker, recursive_spans
 
 __all__ = ["CodeChunker", "code_block_spans", "code_spans"]
 
@@ -190,7 +190,7 @@ def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> 
 
 
 @register
-class CodeChunker(Chunker):
+class CodeChunker(SizedChunker):
     """Chunk code at its statements: Python at ``def``/``class`` boundaries through `ast`.
 
     * A markdown document (``language="auto"``, the default, when the text looks like markdown):
@@ -227,17 +227,9 @@ class CodeChunker(Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def size_limit(self) -> int:
-        """At most `size` units per chunk."""
-        return self.size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
-
     def spans(self, text: str) -> Iterator[Span]:
         """Yield code and prose spans in order."""
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         if self.language == "auto" and guess_format(text) == "markdown":
             yield from self._markdown(text, measure)
             return

@@ -23,12 +23,12 @@ import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..blocks import Block, Format, document_blocks, heading_trails
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..core import Span, register
+from ..length import SizeUnit, TokenizerName
 from ..pack import pack
 from ..segment import trim_span
 from .code import code_block_spans
-from .recursive import LEVELS, recursive_spans
+from .recursive import LEVELS, SizedChunker, recursive_spans
 
 __all__ = ["HtmlChunker", "MarkdownChunker", "StructureChunker"]
 
@@ -47,7 +47,7 @@ class _Unit:
         self.start, self.end, self.kinds, self.trail, self.header = start, end, kinds, trail, header
 
 
-class StructureChunker(Chunker):
+class StructureChunker(SizedChunker):
     """The shared rule of `MarkdownChunker` and `HtmlChunker` (see the module docstring); subclasses
     name the `format` their parser reads."""
 
@@ -68,17 +68,9 @@ class StructureChunker(Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def size_limit(self) -> int:
-        """At most `size` units per chunk."""
-        return self.size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
-
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each section's chunks in order, with their breadcrumb and block kinds."""
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         blocks, trails = _parsed(text, self.format)
         for section in _sections(blocks, self.heading_level):
             units = [unit for i in section for unit in self._units(text, blocks[i], trails[i], measure)]

@@ -29,7 +29,7 @@ from ..length import SizeUnit, TokenizerName, length_function
 from ..pack import fit, pack
 from ..segment import sentence_spans, trim_span
 
-__all__ = ["LEVELS", "RecursiveChunker", "Run", "recursive_runs", "recursive_spans"]
+__all__ = ["LEVELS", "RecursiveChunker", "Run", "SizedChunker", "recursive_runs", "recursive_spans"]
 
 #: The named separator levels, strongest first.
 LEVELS = ("paragraph", "line", "sentence", "word", "char")
@@ -163,8 +163,29 @@ class _Cascade:
         return pieces
 
 
+class SizedChunker(Chunker):
+    """A chunker whose chunks measure at most `size` in `unit` (characters, words, or tokens of
+    `tokenizer`, through `chunklab.length`); subclasses store those three parameters."""
+
+    size: int
+    unit: SizeUnit
+    tokenizer: TokenizerName
+
+    def size_limit(self) -> int:
+        """At most `size` units per chunk."""
+        return self.size
+
+    def measure_function(self) -> Measure:
+        """The measure itself (``len`` for characters, which the fast paths recognise)."""
+        return length_function(self.unit, self.tokenizer)
+
+    def measure(self, text: str) -> int:
+        """Characters, words or tokens, depending on `unit`."""
+        return self.measure_function()(text)
+
+
 @register
-class RecursiveChunker(Chunker):
+class RecursiveChunker(SizedChunker):
     """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `size`.
 
     `separators` lists the cascade, strongest first: the level names ``"paragraph"`` (blank lines),
@@ -223,17 +244,9 @@ class RecursiveChunker(Chunker):
                 f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
             )
 
-    def size_limit(self) -> int:
-        """At most `size` units per chunk."""
-        return self.size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
-
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each chunk's span with the level its pieces were cut at."""
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         limit = self.size - self.overlap
         runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
         cores = _merge(text, runs, limit, measure)

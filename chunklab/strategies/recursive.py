@@ -265,21 +265,21 @@ class RecursiveChunker(SizedChunker):
 def _overlap_starts(
     text: str, cores: list[tuple[int, int, str]], separators: Sequence[str], overlap: int, size: int, measure: Measure
 ) -> list[int]:
-    """Where each chunk starts once the overlap is put in front of its core (see `RecursiveChunker`)."""
-    levels = [*separators, "word"]
+    """Where each chunk starts once the overlap is put in front of its core (see `RecursiveChunker`).
+
+    The overlap lies inside the previous chunk and begins after its start, so chunks keep their
+    order. In characters only its last `overlap` characters qualify (fewer if the chunk would grow
+    past `size`), and the first boundary found there is the answer (`_char_overlap_starts`). In
+    other units a binary search over each level's boundaries in the whole previous chunk finds
+    those that qualify.
+    """
+    if measure is len:
+        return _char_overlap_starts(text, cores, separators, overlap, size)
     starts = [cores[0][0]] if cores else []
     for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
-        # The overlap lies inside the previous chunk and begins after its start, so chunks keep their
-        # order. In characters only its last `overlap` characters qualify (fewer if the chunk would
-        # grow past `size`): the first boundary found there is the answer. In other units a binary
-        # search over each level's boundaries in the whole previous chunk finds those that qualify.
-        if measure is len:
-            low = max(starts[-1] + 1, prev_end - overlap, end - size)
-            starts.append(_first_boundary(text, levels, low, prev_end, start))
-            continue
         fits = lambda p: measure(text[p:prev_end]) <= overlap and measure(text[p:end]) <= size  # noqa: E731
         begin = start
-        for level in levels:
+        for level in [*separators, "word"]:
             found = _boundaries(text, level, starts[-1] + 1, prev_end)
             found = found[_first_true(found, fits) :]
             if found:
@@ -289,30 +289,45 @@ def _overlap_starts(
     return starts
 
 
-def _first_boundary(text: str, levels: Sequence[str], low: int, high: int, default: int) -> int:
-    """The earliest boundary of the strongest level in ``[low, high)`` (`default` if there is none).
+def _char_overlap_starts(
+    text: str, cores: list[tuple[int, int, str]], separators: Sequence[str], overlap: int, size: int
+) -> list[int]:
+    """`_overlap_starts` in characters. This runs once per chunk, so the levels above words are
+    tried only when they can occur in the window (a line break, a full stop), and the usual case,
+    a window of words inside a paragraph, costs two string searches."""
+    ends = [i for i, level in enumerate(separators) if level in ("word", "char")]
+    strong = list(separators[: ends[0]] if ends else separators)
+    only_breaks = all(level in ("paragraph", "line") for level in strong)
+    crlf = "\r" in text
+    starts = [cores[0][0]] if cores else []
+    for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
+        low = max(starts[-1] + 1, prev_end - overlap, end - size)
+        begin = None
+        if low >= prev_end:
+            begin = start
+        elif strong and not (only_breaks and text.find("\n", low - 1, prev_end) < 0 and not crlf):
+            begin = _first_boundary(text, strong, low, prev_end)
+        if begin is None:
+            word = _WORD_START.search(text, low, prev_end)
+            begin = word.start() if word else start
+        starts.append(begin)
+    return starts
 
-    The same answer as the first item of `_boundaries` for the first level that has one, found
-    without listing them: this runs once per chunk, so it skips levels that cannot occur (no line
-    break, no full stop in the window) before running their patterns.
-    """
-    if low >= high:
-        return default
+
+def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
+    """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
+    `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
+    stop) before running their patterns."""
     breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
     for level in levels:
-        if level in ("paragraph", "line"):
-            if not breaks:
-                continue
-        elif level == "sentence":
-            if _TERMINAL.search(text, low - 1, high) is None:
-                continue
-        elif level in ("word", "char"):
-            word = _WORD_START.search(text, low, high)
-            return word.start() if word else default
+        if level in ("paragraph", "line") and not breaks:
+            continue
+        if level == "sentence" and _TERMINAL.search(text, low - 1, high) is None:
+            continue
         found = _boundaries(text, level, low, high)
         if found:
             return found[0]
-    return default
+    return None
 
 
 def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:

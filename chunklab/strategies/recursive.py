@@ -72,7 +72,8 @@ def recursive_runs(
     with a line break (``"\\ndef "``, ``"\\n## "``) starts the piece after it, any other literal
     (``"; "``, ``"。"``) ends the piece before it.
     """
-    return _Cascade(text, tuple(separators), limit, measure).runs(*trim_span(text, start, end))
+    start, end = trim_span(text, start, end)
+    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
 
 
 def recursive_spans(
@@ -94,20 +95,24 @@ def _merge(text: str, runs: list[Run], limit: int, measure: Measure) -> list[tup
 
 
 class _Cascade:
-    """The cascade over one text: its separators, the size limit, and what is known of its line ends."""
+    """The cascade over ``text[start:end]``: its separators, the size limit, and what is known of the
+    span's line ends (looked at once, in the span only, so that cutting many small spans of a long
+    text stays linear)."""
 
-    def __init__(self, text: str, separators: tuple[str, ...], limit: int, measure: Measure) -> None:
+    def __init__(self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure) -> None:
         self.text = text
+        self.span = (start, end)
         self.separators = separators
         self.limit = limit
         self.measure = measure
-        self.line = _CR_LINE if "\r" in text else _LINE
+        crlf = text.find("\r", start, end) >= 0
+        self.line = _CR_LINE if crlf else _LINE
         # Positions of line breaks that follow whitespace: pieces ending there need trimming.
-        self.ragged = [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text)] if "\r" not in text else None
+        self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
         self.found: list[Run] = []
 
-    def runs(self, start: int, end: int) -> list[Run]:
-        self._cut(start, end, 0)
+    def runs(self) -> list[Run]:
+        self._cut(*self.span, 0)
         return self.found
 
     def _cut(self, start: int, end: int, depth: int) -> None:

@@ -173,14 +173,16 @@ def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len
     spare = measure(text[block.start : body[0]]) + measure(text[body[1] : block.end])
     pieces = code_spans(text, *body, max(1, limit - spare), measure, "python" if language in _PYTHON else language)
     if not pieces:
-        return [(block.start, block.end, {"language": language})]
-    (s, e, meta), (ls, le, lmeta) = pieces[0], pieces[-1]
-    pieces[0] = (block.start, e, meta)
-    pieces[-1] = (pieces[-1][0], block.end, pieces[-1][2]) if len(pieces) > 1 else (block.start, block.end, meta)
-    fits = all(measure(text[a:b]) <= limit for a, b, _ in (pieces[0], pieces[-1]))
-    if not fits:  # a tokenizer that does not add up: keep the fence lines apart
-        pieces = [(s, e, meta), *pieces[1:-1], (ls, le, lmeta)] if len(pieces) > 1 else [(s, e, meta)]
-        pieces = [*(_by_lines(text, block.start, s, limit, measure)), *pieces, *(_by_lines(text, le, block.end, limit, measure))]
+        pieces = _by_lines(text, block.start, block.end, limit, measure)
+    else:
+        (first_start, first_end, first_meta), last_end = pieces[0], pieces[-1][1]
+        widened = [(block.start, first_end, first_meta), *pieces[1:]]
+        widened[-1] = (widened[-1][0], block.end, widened[-1][2])
+        if all(measure(text[a:b]) <= limit for a, b, _ in (widened[0], widened[-1])):
+            pieces = widened
+        else:  # a tokenizer whose counts do not add up: the fence lines get pieces of their own
+            pieces = [*_by_lines(text, block.start, first_start, limit, measure), *pieces,
+                      *_by_lines(text, last_end, block.end, limit, measure)]
     return [(a, b, {**m, "language": language}) for a, b, m in pieces]
 
 

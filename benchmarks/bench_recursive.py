@@ -25,8 +25,8 @@ with a seeded random generator and every number shifted by the copy's index, so 
 
 Timings: the machine may be shared, so every configuration runs `ROUNDS` times, interleaved, and
 the best time counts; times are the CPU time of this process (`time.process_time`), which other
-programs on a busy machine disturb far less than wall-clock time. Run: ``.venv/bin/python benchmarks/bench_recursive.py`` (peers from
-``benchmarks/requirements.txt``).
+programs on a busy machine disturb far less than wall-clock time.
+Run: ``.venv/bin/python benchmarks/bench_recursive.py`` (peers from ``benchmarks/requirements.txt``).
 """
 
 from __future__ import annotations
@@ -130,8 +130,9 @@ def main() -> None:
                   f"{'-' if exact is None else f'{exact:.1%}':>14} {'-' if not overlap else f'{shared:.1%}':>18}")
         ours = best["chunklab, LangChain's cascade"]
         plain, indexed = best["langchain split_text (no offsets)"] / ours, best["langchain add_start_index=True"] / ours
-        print(f"  speed-up, same cascade: {plain:.2f}x vs split_text (target >= 1.0: {'met' if plain >= 1 else 'MISSED'}), "
-              f"{indexed:.2f}x vs add_start_index (target >= 2.0: {'met' if indexed >= 2 else 'MISSED'})")
+        verdict = {True: "met", False: "MISSED"}
+        print(f"  speed-up, same cascade: {plain:.2f}x vs split_text (target >= 1.0: {verdict[plain >= 1]}), "
+              f"{indexed:.2f}x vs add_start_index (target >= 2.0: {verdict[indexed >= 2]})")
         default = best["chunklab, default cascade"]
         print(f"  speed-up, default cascade: {best['langchain split_text (no offsets)'] / default:.2f}x vs split_text, "
               f"{best['langchain add_start_index=True'] / default:.2f}x vs add_start_index\n")

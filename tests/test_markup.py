@@ -87,7 +87,7 @@ def assert_cut_only_beside_a_heading(text, chunks, paragraphs) -> None:
 
 
 def test_an_oversized_table_is_cut_between_rows_with_its_header_as_context():
-    rows = "\n".join(f"| HC-E{800 + i} | error number {i} with a long explanation of what went wrong |" for i in range(20))
+    rows = "\n".join(f"| HC-E{800 + i} | error {i}, with a long explanation of what went wrong |" for i in range(20))
     text = f"## Errors\n\n| code | meaning |\n|---|---|\n{rows}\n"
     chunks = MarkdownChunker(size=300)(text)
     assert len(chunks) > 2
@@ -127,7 +127,9 @@ def test_crlf_markdown_keeps_exact_offsets_and_breadcrumbs():
     text = GUIDE.replace("\n", "\r\n")
     chunks = MarkdownChunker(size=200)(text)
     assert all(text[c.start : c.end] == c.text for c in chunks)
-    assert [c.metadata["section"] for c in chunks] == ["Guide", "Guide > Install > Linux", "Guide > Install > macOS", "Guide > Use"]
+    assert [c.metadata["section"] for c in chunks] == [
+        "Guide", "Guide > Install > Linux", "Guide > Install > macOS", "Guide > Use",
+    ]
 
 
 # -- HTML -------------------------------------------------------------------------------------------
@@ -137,7 +139,9 @@ def test_html_headings_start_chunks_and_rows_are_never_cut():
     starts = {c.start for c in chunks}
     headings = list(iter_elements(parse_html(text), {"h2", "h3"}))
     assert headings and all(h.start in starts for h in headings)
-    fitting = lambda tags: [(e.start, e.end) for e in iter_elements(parse_html(text), tags) if e.end - e.start <= 400]  # noqa: E731
+    def fitting(tags):
+        return [(e.start, e.end) for e in iter_elements(parse_html(text), tags) if e.end - e.start <= 400]
+
     assert boundaries_inside(chunks, fitting({"tr", "li", "dd", "dt"})) == []
     assert_cut_only_beside_a_heading(text, chunks, fitting({"p"}))
     table_chunks = [c for c in chunks if "table" in c.metadata["kinds"]]

@@ -29,6 +29,7 @@ from .recursive import LEVELS, SizedChunker, recursive_spans
 __all__ = ["CodeChunker", "code_block_spans", "code_spans"]
 
 Measure = Callable[[str], int]
+Pieces = list[tuple[int, int, dict[str, Any]]]
 #: The cascade for code that does not parse: blank lines, lines, then words and characters.
 CODE_LEVELS = ("paragraph", "line", "word", "char")
 _BODIES = ("body", "orelse", "finalbody", "handlers")
@@ -38,7 +39,7 @@ _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 
 def code_spans(
     text: str, start: int, end: int, limit: int, measure: Measure = len, language: str = "python"
-) -> list[tuple[int, int, dict[str, Any]]]:
+) -> Pieces:
     """The code in ``text[start:end]`` cut into spans that measure at most `limit`, in order.
 
     With ``language="python"`` the code is parsed with `ast` and cut between statements (see the
@@ -85,7 +86,10 @@ class _Splitter:
     def fits(self, start: int, end: int) -> bool:
         return self.measure(self.text[start:end]) <= self.limit
 
-    def split(self, body: Sequence[ast.stmt], lead: int, end: int, context: tuple[str, ...]) -> list[tuple[int, int, dict]]:
+    def _lines(self, start: int, end: int) -> Pieces:
+        return _by_lines(self.text, start, end, self.limit, self.measure)
+
+    def split(self, body: Sequence[ast.stmt], lead: int, end: int, context: tuple[str, ...]) -> Pieces:
         """Spans for the statements `body`, which occupy ``text[lead:end]``, inside `context`.
 
         Each statement's unit runs from the end of the previous statement's last line (so comments
@@ -109,7 +113,7 @@ class _Splitter:
         out.extend(self._pack(fitting, context))
         return out
 
-    def _pack(self, units: list[tuple[int, int, ast.stmt]], context: tuple[str, ...]) -> list[tuple[int, int, dict]]:
+    def _pack(self, units: list[tuple[int, int, ast.stmt]], context: tuple[str, ...]) -> Pieces:
         spans = [(s, e) for s, e, _ in units]
         out = []
         for s, e, first, last in pack(self.text, spans, self.limit, self.measure):
@@ -117,13 +121,13 @@ class _Splitter:
             out.append((s, e, _metadata(names, context)))
         return out
 
-    def _split_statement(self, start: int, end: int, node: ast.stmt, context: tuple[str, ...]) -> list[tuple[int, int, dict]]:
+    def _split_statement(self, start: int, end: int, node: ast.stmt, context: tuple[str, ...]) -> Pieces:
         """A statement too big for one chunk: its header with as much of its body as fits, then the
         rest of the body, split recursively; a statement without a body is cut by lines."""
         body = [child for field in _BODIES for child in getattr(node, field, ()) if isinstance(child, ast.stmt)]
         own = _metadata([name] if (name := _definition(node)) else [], context)
         if not body:
-            return [(s, e, own) for s, e, _ in recursive_spans(self.text, start, end, CODE_LEVELS, self.limit, self.measure)]
+            return [(s, e, own) for s, e, _ in self._lines(start, end)]
         body_start = self.line(self.first_line(body[0]))
         header = trim_span(self.text, start, body_start)
         signature = self.text[self.line(node.lineno) : self.line(node.lineno + 1)].strip()
@@ -134,7 +138,7 @@ class _Splitter:
             merged = _metadata([*own["definitions"], *parts[0][2]["definitions"]], context)
             return [(header[0], parts[0][1], merged), *parts[1:]]
         if not self.fits(*header):  # a signature longer than a chunk
-            head = [(s, e, own) for s, e, _ in recursive_spans(self.text, *header, CODE_LEVELS, self.limit, self.measure)]
+            head = [(s, e, own) for s, e, _ in self._lines(*header)]
             return head + parts
         return [(*header, own), *parts]
 
@@ -155,7 +159,7 @@ def _metadata(names: list[str], context: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len) -> list[tuple[int, int, dict[str, Any]]]:
+def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len) -> Pieces:
     """A code block (`chunklab.blocks.Block` of kind ``"code"``) cut into spans of at most `limit`.
 
     The code between a markdown fence's opening and closing lines is cut by `code_spans` in the
@@ -186,7 +190,7 @@ def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len
     return [(a, b, {**m, "language": language}) for a, b, m in pieces]
 
 
-def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> list[tuple[int, int, dict]]:
+def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> Pieces:
     """Code cut by the line cascade (blank lines, lines, words), with no definitions."""
     return [(s, e, _metadata([], ())) for s, e, _ in recursive_spans(text, start, end, CODE_LEVELS, limit, measure)]
 

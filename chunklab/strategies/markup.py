@@ -42,7 +42,12 @@ class _Unit:
     __slots__ = ("start", "end", "kinds", "trail", "header")
 
     def __init__(
-        self, start: int, end: int, kinds: tuple[str, ...], trail: tuple[str, ...], header: tuple[int, int] | None = None
+        self,
+        start: int,
+        end: int,
+        kinds: tuple[str, ...],
+        trail: tuple[str, ...],
+        header: tuple[int, int] | None = None,
     ) -> None:
         self.start, self.end, self.kinds, self.trail, self.header = start, end, kinds, trail, header
 
@@ -115,8 +120,8 @@ class StructureChunker(SizedChunker):
     def _glue_headings(self, text: str, units: list[_Unit], measure: Measure) -> list[_Unit]:
         """Keep a section's headings with the start of its first paragraph: when they do not fit
         together, the paragraph is cut by the recursive cascade so that its first piece fits beside
-        them, if that cut falls at a line or sentence end. Lists, tables and code are not cut for this: when the first
-        of them does not fit beside its headings, the headings stand alone."""
+        them, if that cut falls at a line or sentence end. Lists, tables and code are not cut for
+        this: when the first of them does not fit beside its headings, the headings stand alone."""
         k = next((i for i, u in enumerate(units) if u.kinds != ("heading",)), None)
         if not k or measure(text[units[0].start : units[k].end]) <= self.size:
             return units

@@ -99,7 +99,9 @@ class _Cascade:
     span's line ends (looked at once, in the span only, so that cutting many small spans of a long
     text stays linear)."""
 
-    def __init__(self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure) -> None:
+    def __init__(
+        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure
+    ) -> None:
         self.text = text
         self.span = (start, end)
         self.separators = separators
@@ -149,7 +151,7 @@ class _Cascade:
             pattern = _PARAGRAPH if separator == "paragraph" else self.line
             found = [m.span() for m in pattern.finditer(text, start, end)]
             ragged = self.ragged
-            if ragged is not None and not (ragged and bisect.bisect_left(ragged, start) < bisect.bisect_left(ragged, end)):
+            if ragged is not None and bisect.bisect_left(ragged, start) == bisect.bisect_left(ragged, end):
                 # Both ends of the span are non-space and every separator swallows the whitespace
                 # after it: the pieces lie between the separators, already trimmed.
                 bounds = [start, *itertools.chain.from_iterable(found), end]

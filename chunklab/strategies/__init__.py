@@ -1,8 +1,20 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
+from .code import CodeChunker
 from .fixed import FixedSizeChunker
+from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
+from .recursive import RecursiveChunker
 from .table import TableChunker
 
-__all__ = ["FixedSizeChunker", "ModalityChunker", "PageChunker", "TableChunker"]
+__all__ = [
+    "CodeChunker",
+    "FixedSizeChunker",
+    "HtmlChunker",
+    "MarkdownChunker",
+    "ModalityChunker",
+    "PageChunker",
+    "RecursiveChunker",
+    "TableChunker",
+]

@@ -19,12 +19,12 @@ import re
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..blocks import Block, document_blocks, guess_format
-from ..core import Span, register
-from ..length import SizeUnit, TokenizerName
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..markdown_blocks import line_starts
 from ..pack import pack
 from ..segment import trim_span
-from .recursive import LEVELS, SizedChunker, recursive_spans
+from .recursive import LEVELS, recursive_spans
 
 __all__ = ["CodeChunker", "code_block_spans", "code_spans"]
 
@@ -196,7 +196,7 @@ def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> 
 
 
 @register
-class CodeChunker(SizedChunker):
+class CodeChunker(UnitSized, Chunker):
     """Chunk code at its statements: Python at ``def``/``class`` boundaries through `ast`.
 
     * A markdown document (``language="auto"``, the default, when the text looks like markdown):
@@ -217,6 +217,7 @@ class CodeChunker(SizedChunker):
     """
 
     name = "code"
+    size_param = "size"
     bounds = {"size": (1, None)}
     widget_hints = {"size": (50, 2000, 10)}
 

@@ -23,12 +23,12 @@ import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..blocks import Block, Format, document_blocks, heading_trails
-from ..core import Span, register
-from ..length import SizeUnit, TokenizerName
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import pack
 from ..segment import trim_span
 from .code import code_block_spans
-from .recursive import LEVELS, SizedChunker, recursive_spans
+from .recursive import LEVELS, recursive_spans
 
 __all__ = ["HtmlChunker", "MarkdownChunker", "StructureChunker"]
 
@@ -52,11 +52,12 @@ class _Unit:
         self.start, self.end, self.kinds, self.trail, self.header = start, end, kinds, trail, header
 
 
-class StructureChunker(SizedChunker):
+class StructureChunker(UnitSized, Chunker):
     """The shared rule of `MarkdownChunker` and `HtmlChunker` (see the module docstring); subclasses
     name the `format` their parser reads."""
 
     format: ClassVar[Format]
+    size_param = "size"
     bounds = {"size": (1, None), "heading_level": (1, 6)}
     widget_hints = {"size": (50, 2000, 10), "heading_level": (1, 6, 1)}
 

@@ -25,11 +25,11 @@ import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..pack import fit, pack
 from ..segment import sentence_spans, trim_span
 
-__all__ = ["LEVELS", "RecursiveChunker", "Run", "SizedChunker", "recursive_runs", "recursive_spans"]
+__all__ = ["LEVELS", "RecursiveChunker", "Run", "recursive_runs", "recursive_spans"]
 
 #: The named separator levels, strongest first.
 LEVELS = ("paragraph", "line", "sentence", "word", "char")
@@ -170,29 +170,8 @@ class _Cascade:
         return pieces
 
 
-class SizedChunker(Chunker):
-    """A chunker whose chunks measure at most `size` in `unit` (characters, words, or tokens of
-    `tokenizer`, through `chunklab.length`); subclasses store those three parameters."""
-
-    size: int
-    unit: SizeUnit
-    tokenizer: TokenizerName
-
-    def size_limit(self) -> int:
-        """At most `size` units per chunk."""
-        return self.size
-
-    def measure_function(self) -> Measure:
-        """The measure itself (``len`` for characters, which the fast paths recognise)."""
-        return length_function(self.unit, self.tokenizer)
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return self.measure_function()(text)
-
-
 @register
-class RecursiveChunker(SizedChunker):
+class RecursiveChunker(UnitSized, Chunker):
     """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `size`.
 
     `separators` lists the cascade, strongest first: the level names ``"paragraph"`` (blank lines),
@@ -220,6 +199,7 @@ class RecursiveChunker(SizedChunker):
     """
 
     name = "recursive"
+    size_param = "size"
     bounds = {"size": (1, None), "overlap": (0, None)}
     widget_hints = {"size": (50, 2000, 10), "overlap": (0, 400, 10)}
 

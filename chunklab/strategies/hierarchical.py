@@ -119,7 +119,7 @@ class HierarchicalChunker(Chunker):
         level: int = 0,
         fmt: StructureFormat = "auto",
         parents: ParentKind = "structure",
-        similarity: float = 0.3,
+        similarity: float = 0.25,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerName = "minilm",
         embedder: Embedder | None = None,

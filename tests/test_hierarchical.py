@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -13,6 +15,7 @@ from chunklab.core import ParameterError
 from chunklab.embed import TfidfEmbedder
 from chunklab.evaluate import compare
 from chunklab.expand import auto_merge, flat, small_to_big
+from chunklab.export import read_jsonl, write_jsonl
 from chunklab.strategies import HierarchicalChunker
 from chunklab.tree_view import render_tree
 
@@ -136,12 +139,19 @@ def test_leaves_carry_breadcrumb_parent_and_context() -> None:
     assert all(MARKDOWN[c.start : c.end] == c.text for c in chunks)
     linux = next(c for c in chunks if "Linux steps" in c.text)
     assert linux.metadata["section"] == "Guide > Install > Linux" == linux.metadata["context"]
-    assert linux.metadata["breadcrumb"] == ("Guide", "Install", "Linux")
+    assert linux.metadata["breadcrumb"] == ["Guide", "Install", "Linux"]
     parent = linux.metadata["parent"]
     assert MARKDOWN[parent["start"] : parent["end"]].startswith("## Install")
     assert parent["start"] <= linux.start and linux.end <= parent["end"]
     install_text = next(c for c in chunks if "How to install" in c.text)
     assert "apt install thing" in install_text.text, "the code block stays with its section's text"
+
+
+def test_chunks_survive_jsonl_and_chunkers_pickle(tmp_path) -> None:
+    chunker = HierarchicalChunker(max_size=200)
+    chunks = chunker(CONTRACT, source="c")
+    assert read_jsonl(write_jsonl(chunks, tmp_path / "c.jsonl")) == chunks
+    assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
 def test_every_level_is_a_partition_of_the_leaves() -> None:

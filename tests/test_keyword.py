@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 import time
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from chunklab import explore, load_document
 from chunklab.core import ParameterError
+from chunklab.export import read_jsonl, write_jsonl
 from chunklab.strategies import KeywordChunker
 from chunklab.strategies.keyword import keyword_counts, suggest_keywords
 
@@ -116,6 +118,13 @@ def test_defaults_use_the_suggestions() -> None:
     assert KeywordChunker(pattern="x").active_keywords(support) == ()
     plain = "No labels in this text.\n\nJust two paragraphs."
     assert [c.metadata["section"] for c in KeywordChunker()(plain)] == [""]
+
+
+def test_chunks_survive_jsonl_and_chunkers_pickle(tmp_path) -> None:
+    chunker = KeywordChunker(keywords=("Ticket",), max_size=300)
+    chunks = chunker(TICKETS, source="t")
+    assert read_jsonl(write_jsonl(chunks, tmp_path / "t.jsonl")) == chunks
+    assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
 def test_bad_parameters_name_themselves() -> None:

@@ -100,7 +100,7 @@ class HierarchicalChunker(Chunker):
 
     `level` picks what a call returns: 0 the leaves; 1 the children of the document; 2 their
     children, and so on (a branch that ends above `level` gives its leaves). Metadata per chunk:
-    ``node`` (its id), ``kind``, ``level`` (its depth), ``breadcrumb`` (titles, outermost first),
+    ``node`` (its id), ``kind``, ``level`` (its depth), ``breadcrumb`` (a list of titles, outermost first),
     ``section`` and ``context`` (the breadcrumb joined by " > "), ``parent`` (``{"id", "start",
     "end"}`` of the enclosing node) and ``children`` (their ids).
 
@@ -172,7 +172,7 @@ def _node_metadata(node: Node) -> dict[str, Any]:
         "node": node.id,
         "kind": node.kind,
         "level": node.depth,
-        "breadcrumb": node.breadcrumb,
+        "breadcrumb": list(node.breadcrumb),
         "section": section,
         "parent": None if node.parent is None else {"id": node.parent.id, "start": node.parent.start, "end": node.parent.end},
         "children": [child.id for child in node.children],

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
+from ..blocks import Block
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder
 from ..length import SizeUnit, TokenizerName, length_function
@@ -28,6 +29,9 @@ from ..segment import trim_span
 __all__ = ["HierarchicalChunker", "Node"]
 
 ParentKind = Literal["structure", "semantic"]
+#: Cuts ``text[start:end]`` into size-limited pieces (`chunklab.sections.section_pieces` with the
+#: chunker's size settings bound).
+_Pieces = Callable[[int, int], list[tuple[int, int]]]
 
 
 @dataclass(eq=False)
@@ -211,7 +215,7 @@ def _tree(
     return root
 
 
-def _sections(text: str, root: Node, headings: Sequence[Any], pieces: Any) -> None:
+def _sections(text: str, root: Node, headings: Sequence[Block], pieces: _Pieces) -> None:
     """Build the section tree under `root` from `headings`, then cut each section's own text."""
     stack: list[tuple[int, Node]] = [(0, root)]
     heading_end = {id(root): root.start}
@@ -236,7 +240,7 @@ def _close(text: str, node: Node, at: int) -> None:
     node.end = trim_span(text, node.start, at)[1]
 
 
-def _add_pieces(text: str, node: Node, heading_end: int, pieces: Any) -> None:
+def _add_pieces(text: str, node: Node, heading_end: int, pieces: _Pieces) -> None:
     """Cut the node's own text (its heading and what precedes its first subsection) into leaves.
 
     A section without subsections whose text is one piece becomes a leaf itself (its span the
@@ -247,7 +251,8 @@ def _add_pieces(text: str, node: Node, heading_end: int, pieces: Any) -> None:
         return
     cut = pieces(node.start, own_end)
     if node.kind == "section" and not node.children and len(cut) <= 1:
-        node.start, node.end = cut[0] if cut else (node.start, node.end)
+        if cut:
+            node.start, node.end = cut[0]
         return
     leaves = [Node("", "piece", node.depth + 1, s, e, "", node.breadcrumb, parent=node) for s, e in cut]
     node.children[:0] = leaves
@@ -261,12 +266,13 @@ def _number(node: Node) -> None:
 
 
 def _semantic_groups(
-    text: str, root: Node, blocks: Sequence[tuple[int, int]], similarity: float, embedder: Any, pieces: Any
+    text: str, root: Node, blocks: tuple[tuple[int, int], ...], similarity: float, embedder: Embedder | None,
+    pieces: _Pieces,
 ) -> None:
     """Group consecutive blocks whose neighbours are similar; each group is a parent of pieces."""
     if not blocks:
         return
-    neighbours = _neighbour_similarity(text, tuple(blocks), embedder)
+    neighbours = _neighbour_similarity(text, blocks, embedder)
     groups, first = [], 0
     for i, value in enumerate(neighbours, 1):
         if value < similarity:
@@ -284,7 +290,7 @@ def _semantic_groups(
 
 
 @functools.lru_cache(maxsize=16)
-def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedder: Any) -> np.ndarray:
+def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedder: Embedder | None) -> np.ndarray:
     """Cosine similarity of each block with the next (cached per text, blocks and embedder)."""
     if len(blocks) < 2:
         return np.zeros(0)

@@ -9,22 +9,23 @@ starts at every heading of the section tree). Both need the same two things, pro
   `chunklab.clauses`);
 * `section_pieces`: the document's blocks (`chunklab.blocks`: paragraphs, lists, tables, code)
   that fall inside a section, clipped to it, packed whole under a size limit (`chunklab.pack`). A
-  block too big for the limit is replaced by its lines, and a line too big is cut at words, so a
-  table too long for one chunk is still cut between rows, never inside one.
+  block too big for the limit is replaced by its parts (a table's rows, a list's items) or, if it
+  has none, its lines, and what is still too big is cut at words: a table too long for one chunk is
+  cut between rows, never inside one, even when an HTML row spans several lines.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
-from typing import Callable, Literal
+from typing import Callable, Literal, Sequence
 
 from .blocks import Block, Format, document_blocks, guess_format
 from .clauses import clause_headings
 from .pack import pack
 from .segment import line_spans, trim_span
 
-__all__ = ["StructureFormat", "block_spans", "heading_blocks", "section_pieces", "structure_format"]
+__all__ = ["StructureFormat", "cached_blocks", "heading_blocks", "section_pieces", "structure_format"]
 
 #: The `fmt` parameter of structure-following chunkers: a parser, or ``"auto"`` to guess one.
 StructureFormat = Literal["auto", "markdown", "html", "text"]
@@ -36,9 +37,10 @@ def structure_format(text: str, fmt: StructureFormat = "auto") -> Format:
 
 
 @functools.lru_cache(maxsize=32)
-def block_spans(text: str, fmt: Format) -> tuple[tuple[int, int], ...]:
-    """The spans of the top-level blocks of `text` parsed as `fmt` (cached per text)."""
-    return tuple(block.span for block in document_blocks(text, fmt))
+def cached_blocks(text: str, fmt: Format) -> tuple[Block, ...]:
+    """The top-level blocks of `text` parsed as `fmt` (`chunklab.blocks.document_blocks`), cached per
+    text: a slider move re-chunks the same text."""
+    return tuple(document_blocks(text, fmt))
 
 
 @functools.lru_cache(maxsize=32)
@@ -61,7 +63,7 @@ def heading_blocks(text: str, fmt: StructureFormat = "auto") -> tuple[Block, ...
 
 def section_pieces(
     text: str,
-    blocks: tuple[tuple[int, int], ...],
+    blocks: Sequence[Block],
     start: int,
     end: int,
     limit: int,
@@ -69,23 +71,35 @@ def section_pieces(
 ) -> list[tuple[int, int]]:
     """The section ``text[start:end]`` as trimmed pieces that each measure at most `limit`.
 
-    `blocks` are the document's sorted, non-overlapping block spans (`block_spans`). The blocks
-    that overlap the section, clipped to it, are the units; a unit that measures more than `limit`
-    is replaced by its lines; `chunklab.pack.pack` then joins consecutive units greedily (and cuts
-    a line that is still too big at word boundaries). Text between blocks (container tags of an
+    `blocks` are the document's blocks in order (`cached_blocks`). The blocks that overlap the
+    section, clipped to it, are the units. A unit that measures more than `limit` is replaced by its
+    parts (a table's rows, a list's items, with the markup around them as units of their own) or,
+    without parts, by its lines; `chunklab.pack.pack` then joins consecutive units greedily and cuts
+    a unit that is still too big at word boundaries. Text between blocks (container tags of an
     HTML page) is kept only when it lies between two units of one piece; a section that no block
     overlaps has no pieces.
     """
     units: list[tuple[int, int]] = []
-    i = max(bisect.bisect_right(blocks, (start, len(text) + 1)) - 1, 0)
-    while i < len(blocks) and blocks[i][0] < end:
-        block_start, block_end = blocks[i]
+    i = max(bisect.bisect_right(blocks, start, key=lambda block: block.start) - 1, 0)
+    while i < len(blocks) and blocks[i].start < end:
+        block = blocks[i]
         i += 1
-        s, e = trim_span(text, max(block_start, start), min(block_end, end))
-        if s >= e:
-            continue
-        if measure(text[s:e]) > limit:
-            units.extend((s + a, s + b) for a, b in line_spans(text[s:e]))
-        else:
-            units.append((s, e))
+        s, e = trim_span(text, max(block.start, start), min(block.end, end))
+        if s < e:
+            units.extend(_units(text, s, e, block.parts, limit, measure))
     return [(s, e) for s, e, _, _ in pack(text, units, limit, measure)]
+
+
+def _units(
+    text: str, start: int, end: int, parts: Sequence[tuple[int, int]], limit: int, measure: Callable[[str], int]
+) -> list[tuple[int, int]]:
+    """The clipped block ``[start, end)`` as one unit if it fits, else its parts (and the text around
+    them), else its lines."""
+    if measure(text[start:end]) <= limit:
+        return [(start, end)]
+    inside = [(max(s, start), min(e, end)) for s, e in parts if max(s, start) < min(e, end)]
+    if not inside:
+        return [(start + s, start + e) for s, e in line_spans(text[start:end])]
+    bounds = [start, *(b for part in inside for b in part), end]
+    spans = (trim_span(text, a, b) for a, b in zip(bounds, bounds[1:]))
+    return [(a, b) for a, b in spans if a < b]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -209,6 +210,21 @@ def test_html_headings() -> None:
     chunks = HierarchicalChunker()(page)
     assert [c.metadata["section"] for c in chunks] == ["Pools", "Pools > Crabs"]
     assert chunks[1].text == "<h2>Crabs</h2><p>Crabs hide.</p>"
+
+
+def test_oversized_tables_and_lists_are_split_between_rows_and_items() -> None:
+    rows = "".join(f"<tr>\n  <td>station {i}</td>\n  <td>{i * 7} mm</td>\n</tr>\n" for i in range(40))
+    page = f"<html><body><h2>Rain</h2>\n<table>\n<thead><tr><th>where</th><th>rain</th></tr></thead>\n{rows}</table></body></html>"
+    chunks = HierarchicalChunker(max_size=300)(page)
+    assert len(chunks) > 3 and all(len(c) <= 300 for c in chunks)
+    row_spans = [(m.start(), m.end()) for m in re.finditer(r"<tr>.*?</tr>", page, re.S)]
+    for c in chunks:
+        for s, e in row_spans:
+            assert not (s < c.start < e or s < c.end < e), "a chunk boundary falls inside a table row"
+    items = "\n".join(f"- item {i}\n  continues on a second line of item {i}" for i in range(30))
+    md = f"# List\n\n{items}\n"
+    for c in HierarchicalChunker(max_size=200)(md):
+        assert c.text.startswith(("# List", "- item")) and c.text.endswith(tuple(f"item {i}" for i in range(30)))
 
 
 def test_bad_parameters() -> None:

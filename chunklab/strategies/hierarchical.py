@@ -23,7 +23,7 @@ from ..blocks import Block
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder
 from ..length import SizeUnit, TokenizerName, length_function
-from ..sections import StructureFormat, block_spans, heading_blocks, section_pieces, structure_format
+from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 from ..segment import trim_span
 
 __all__ = ["HierarchicalChunker", "Node"]
@@ -201,7 +201,7 @@ def _tree(
     root = Node("0", "document", 0, start, end)
     if start == end:
         return root
-    blocks = block_spans(text, structure_format(text, fmt))
+    blocks = cached_blocks(text, structure_format(text, fmt))
     measure = length_function(unit, tokenizer)
 
     def pieces(s: int, e: int) -> list[tuple[int, int]]:
@@ -266,21 +266,22 @@ def _number(node: Node) -> None:
 
 
 def _semantic_groups(
-    text: str, root: Node, blocks: tuple[tuple[int, int], ...], similarity: float, embedder: Embedder | None,
+    text: str, root: Node, blocks: tuple[Block, ...], similarity: float, embedder: Embedder | None,
     pieces: _Pieces,
 ) -> None:
     """Group consecutive blocks whose neighbours are similar; each group is a parent of pieces."""
     if not blocks:
         return
-    neighbours = _neighbour_similarity(text, blocks, embedder)
+    spans = tuple(block.span for block in blocks)
+    neighbours = _neighbour_similarity(text, spans, embedder)
     groups, first = [], 0
     for i, value in enumerate(neighbours, 1):
         if value < similarity:
             groups.append((first, i - 1))
             first = i
-    groups.append((first, len(blocks) - 1))
+    groups.append((first, len(spans) - 1))
     for a, b in groups:
-        group = Node("", "group", 1, blocks[a][0], blocks[b][1], parent=root)
+        group = Node("", "group", 1, spans[a][0], spans[b][1], parent=root)
         cut = pieces(group.start, group.end)
         if len(cut) == 1:
             group.start, group.end = cut[0]

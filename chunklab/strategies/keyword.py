@@ -17,7 +17,7 @@ from typing import Iterator, Literal
 from ..core import Chunker, ParameterError, Span, register
 from ..length import SizeUnit, TokenizerName, length_function
 from ..markdown_blocks import line_starts
-from ..sections import StructureFormat, block_spans, heading_blocks, section_pieces, structure_format
+from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 from ..segment import trim_span
 
 __all__ = ["KeywordChunker", "keyword_counts", "suggest_keywords"]
@@ -170,7 +170,7 @@ class KeywordChunker(Chunker):
 
     def spans(self, text: str) -> Iterator[Span]:
         """Each section's pieces, in order, labelled with the section's keyword."""
-        blocks = block_spans(text, structure_format(text, self.fmt))
+        blocks = cached_blocks(text, structure_format(text, self.fmt))
         measure = length_function(self.unit, self.tokenizer)
         cuts = self.cuts(text)
         starts = [(0, "")] + cuts if not cuts or cuts[0][0] > 0 else cuts

@@ -22,7 +22,7 @@ import numpy as np
 from ..blocks import Block
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 from ..segment import trim_span
 
@@ -86,7 +86,7 @@ class Node:
 
 
 @register
-class HierarchicalChunker(Chunker):
+class HierarchicalChunker(UnitSized, Chunker):
     """The section tree of a document; returns one level of it (the leaves by default).
 
     Structure (``parents="structure"``): markdown headings (markdown-it-py), HTML headings
@@ -149,10 +149,6 @@ class HierarchicalChunker(Chunker):
     def size_limit(self) -> int | None:
         """`max_size` for the leaves (``level=0``); no promise for higher levels."""
         return self.max_size if self.level == 0 else None
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, as `unit` says."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def tree(self, text: str) -> Node:
         """The whole tree of `text` (cached per text and parameters; treat it as read-only)."""

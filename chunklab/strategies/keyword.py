@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Iterator, Literal
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
 from ..markdown_blocks import line_starts
 from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 from ..segment import trim_span
@@ -80,7 +80,7 @@ def suggest_keywords(text: str, min_count: int = 2, max_keywords: int = 5, case_
 
 
 @register
-class KeywordChunker(Chunker):
+class KeywordChunker(UnitSized, Chunker):
     """Cut where a keyword starts a line (or sits in a heading, or anywhere), or a regex matches.
 
     * `keywords`: words or phrases that open a section. Empty: `suggest_keywords` proposes them
@@ -141,14 +141,6 @@ class KeywordChunker(Chunker):
             raise ParameterError(
                 f"KeywordChunker: parameter 'pattern' must be a valid regular expression, got {self.pattern!r} ({error})"
             ) from None
-
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, as `unit` says."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def active_keywords(self, text: str) -> tuple[str, ...]:
         """The keywords used on `text`: `keywords`, or the suggested ones when none are given."""

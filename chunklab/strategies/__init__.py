@@ -2,6 +2,8 @@
 
 from .code import CodeChunker
 from .fixed import FixedSizeChunker
+from .hierarchical import HierarchicalChunker
+from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
@@ -11,7 +13,9 @@ from .table import TableChunker
 __all__ = [
     "CodeChunker",
     "FixedSizeChunker",
+    "HierarchicalChunker",
     "HtmlChunker",
+    "KeywordChunker",
     "MarkdownChunker",
     "ModalityChunker",
     "PageChunker",

@@ -131,3 +131,13 @@ def test_entity_filter_keeps_chunks_that_name_the_question_entity():
     mask = entity_filter("Where did Lovelace publish?", plain)
     assert mask is not None and np.array_equal(mask, ["Lovelace" in c.text for c in plain])
     assert entity_filter("Where did Lovelace publish?", [Chunk("x", 0, 1, 0, {"entities": []})]) is None
+
+
+def test_aliases_widen_the_filter():
+    text = 'MARROW BAY FREIGHT INC. (the "Customer") hires the Supplier.\n\nThe Customer pays each month.'
+    chunks = EntityChunker(group_by="paragraphs")(text)
+    question = "When does Marrow Bay pay?"
+    plain = entity_filter(question, chunks)
+    widened = entity_filter(question, chunks, aliases={"Marrow Bay Freight Inc.": ["Customer"]})
+    assert plain is not None and plain.tolist() == [True, False]
+    assert widened.tolist() == [True, True]

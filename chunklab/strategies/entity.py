@@ -331,28 +331,43 @@ def _summary(mentions: Sequence[Mention]) -> list[dict[str, Any]]:
     return sorted(seen.values(), key=lambda e: -e["count"])
 
 
-def _chunk_keys(chunk: Chunk, labels: tuple[str, ...]) -> list[str]:
+def _chunk_keys(chunk: Chunk, labels: tuple[str, ...]) -> tuple[str, ...]:
     """The entity keys of a chunk: from its ``entities`` metadata when it has them, else found in
     its text (so the filter works for any chunker)."""
     listed = chunk.metadata.get("entities")
     if listed is not None:
-        return [entity_key(e["text"]) for e in listed if e["label"] in labels]
-    return [entity_key(m.text) for m in entity_mentions(chunk.text, labels)]
+        return tuple(entity_key(e["text"]) for e in listed if e["label"] in labels)
+    return _text_keys(chunk.text, labels)
+
+
+@functools.lru_cache(maxsize=16_384)
+def _text_keys(text: str, labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The entity keys found in a chunk's text, cached: a filter asks again for every question."""
+    return tuple(entity_key(m.text) for m in entity_mentions(text, labels))
 
 
 def entity_filter(
-    question: Mapping[str, Any] | str, chunks: Sequence[Chunk], labels: tuple[str, ...] = NAMED_LABELS
+    question: Mapping[str, Any] | str,
+    chunks: Sequence[Chunk],
+    labels: tuple[str, ...] = NAMED_LABELS,
+    aliases: Mapping[str, Iterable[str]] | None = None,
 ) -> np.ndarray | None:
     """Which chunks a question may retrieve: those that mention an entity the question mentions.
 
     The question's entities are found by the same NER; a chunk matches when one of its entity keys
     and one of the question's share all the words of the shorter (`entity_key`: "Ruth Abernathy's"
     matches "Abernathy"). Labels are ignored when matching: the small model often labels one name
-    differently in two places. Returns a boolean mask over `chunks`, or None (no restriction) when
-    the question names no entity or no chunk matches. Pass it as ``compare(..., where=entity_filter)``.
+    differently in two places. `aliases` maps an entity to other names that refer to it (``{"Marrow
+    Bay": ["Customer"]}``, as a contract defines its parties); a question about the entity then also
+    matches chunks that use an alias. Returns a boolean mask over `chunks`, or None (no restriction)
+    when the question names no entity or no chunk matches. Use it as ``compare(..., where=entity_filter)``
+    (with aliases: ``functools.partial(entity_filter, aliases=...)``).
     """
     text = question if isinstance(question, str) else question["question"]
     asked = {entity_key(m.text) for m in entity_mentions(text, labels)}
+    for name, others in (aliases or {}).items():
+        if _shares_entity(asked, [entity_key(name)]):
+            asked |= {entity_key(other) for other in others}
     if not asked:
         return None
     mask = np.array([_shares_entity(asked, _chunk_keys(chunk, labels)) for chunk in chunks], dtype=bool)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -110,6 +110,13 @@ def entity_mentions(text: str, labels: Iterable[str] = NAMED_LABELS) -> list[Men
     return [m for m in _mentions(text, every_piece) if m.label in wanted]
 
 
+def _span_table(mentions: Sequence[Mention] | Sequence[tuple[int, int]] | np.ndarray) -> np.ndarray:
+    """Mentions (or ``(start, end)`` pairs) as an ``(n, 2)`` int array; an array passes through."""
+    if isinstance(mentions, np.ndarray):
+        return mentions
+    return np.asarray([(m[0], m[1]) for m in mentions], dtype=np.int64).reshape(-1, 2)
+
+
 def move_out_of_entities(
     boundaries: Iterable[int], mentions: Sequence[Mention] | Sequence[tuple[int, int]], side: Literal["start", "end"] = "start"
 ) -> list[int]:
@@ -118,7 +125,7 @@ def move_out_of_entities(
     `mentions` must be sorted and non-overlapping (as `entity_mentions` returns them). A boundary
     at a mention's edge already keeps it whole and stays. Works for any chunker's cut positions.
     """
-    spans = np.asarray([(m[0], m[1]) for m in mentions], dtype=np.int64).reshape(-1, 2)
+    spans = _span_table(mentions)
     points = np.fromiter(boundaries, dtype=np.int64)
     inside = containing(spans, points)
     column = 0 if side == "start" else 1
@@ -133,7 +140,7 @@ def join_across_entities(
     units that one mention spans joined into one unit, so no cut between units splits a mention."""
     if not units:
         return []
-    spans = np.asarray([(m[0], m[1]) for m in mentions], dtype=np.int64).reshape(-1, 2)
+    spans = _span_table(mentions)
     # The cut between unit k and k+1 is anywhere in the gap [end_k, start_k+1]; it splits a mention
     # when the mention holds the first character of unit k+1 and starts before unit k ends.
     heads = containing(spans, [s for s, _ in units[1:]]) if len(spans) else np.full(len(units) - 1, -1)
@@ -246,39 +253,46 @@ class EntityChunker(Chunker):
         """Sentences grouped by shared entities (see the class docstring). A run of entity-free
         sentences that opens a paragraph (a heading, "1.") goes with what follows it, not with
         what precedes it, when the sentence after it starts a new group."""
-        measure, limit = self.measure, self.max_size
-        units = _paragraph_sentences(text, mentions)
+        units = _paragraph_sentences(text, tuple(self.labels))
+        size = self._run_size(text, units)  # size(i, j): units i..j inclusive, as one span
         starts = np.asarray([m.start for m in mentions], dtype=np.int64)
         lows = np.searchsorted(starts, [u[0] for u in units])
         highs = np.searchsorted(starts, [u[1] for u in units])
-        group: list[tuple[int, int]] = []  # the current group's units
+        first = None  # the current group is units first..k-1
         active: set[str] = set()  # the entity keys it mentions
-        tail = None  # index in `group` of a trailing entity-free run that opens a paragraph
-        for (start, end, opens), lo, hi in zip(units, lows, highs):
+        tail = None  # first unit of a trailing entity-free run of the group that opens a paragraph
+        for k, ((_, _, opens), lo, hi) in enumerate(zip(units, lows, highs)):
             own = {entity_key(m.text) for m in mentions[lo:hi]}
-            if group:
-                head = group[0][0]
-                related = (
-                    not own or not active or _shares_entity(own, active) or measure(text[head:start]) < self.min_size
-                )
-                if related and measure(text[head:end]) <= limit:
-                    group.append((start, end))
+            if first is not None:
+                related = not own or not active or _shares_entity(own, active) or size(first, k - 1) < self.min_size
+                if related and size(first, k) <= self.max_size:
                     active |= own
-                    tail = None if own else (tail if tail is not None else (len(group) - 1 if opens else None))
+                    tail = None if own else (tail if tail is not None else (k if opens else None))
                     continue
-                if not related and tail and measure(text[group[tail][0] : end]) <= limit:
-                    yield head, group[tail - 1][1]
-                    group, active, tail = [*group[tail:], (start, end)], set(own), None
+                if not related and tail is not None and tail > first and size(tail, k) <= self.max_size:
+                    yield units[first][0], units[tail - 1][1]
+                    first, active, tail = tail, set(own), None
                     continue
-                yield head, group[-1][1]
-                group, active, tail = [], set(), None
-            if measure(text[start:end]) > limit:
-                yield from self._cut(text, start, end, mentions)
+                yield units[first][0], units[k - 1][1]
+                first = None
+            if size(k, k) > self.max_size:
+                yield from self._cut(text, units[k][0], units[k][1], mentions)
                 continue
-            group, active = [(start, end)], set(own)
-            tail = 0 if opens and not own else None
-        if group:
-            yield group[0][0], group[-1][1]
+            first, active = k, set(own)
+            tail = k if opens and not own else None
+        if first is not None:
+            yield units[first][0], units[-1][1]
+
+    def _run_size(self, text: str, units: Sequence[tuple[int, int, bool]]) -> Callable[[int, int], int]:
+        """``size(i, j)``: the size of the span from unit i's start to unit j's end. Characters are
+        offsets; words and MiniLM tokens add up over whitespace-separated units (see
+        `chunklab.length`), so they are summed; any other tokenizer measures the span itself."""
+        if self.unit == "chars":
+            return lambda i, j: units[j][1] - units[i][0]
+        if self.unit == "words" or self.tokenizer == "minilm":
+            totals = np.concatenate(([0], np.cumsum([self.measure(text[s:e]) for s, e, _ in units])))
+            return lambda i, j: int(totals[j + 1] - totals[i])
+        return lambda i, j: self.measure(text[units[i][0] : units[j][1]])
 
     def _block_groups(self, text: str, mentions: list[Mention]) -> Iterator[tuple[int, int]]:
         blocks = document_blocks(text)
@@ -311,14 +325,16 @@ class EntityChunker(Chunker):
         return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.max_size, self.measure)]
 
 
-def _paragraph_sentences(text: str, mentions: Sequence[Mention]) -> list[tuple[int, int, bool]]:
-    """The sentences of each paragraph, those a mention spans joined, each with a flag: does it
-    open its paragraph?"""
+@functools.lru_cache(maxsize=16)
+def _paragraph_sentences(text: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, bool], ...]:
+    """The sentences of each paragraph, those a mention of `labels` spans joined, each with a flag:
+    does it open its paragraph? Cached per text and labels: a slider move only regroups them."""
+    mentions = _span_table(entity_mentions(text, labels))
     units = []
     for start, end in paragraph_spans(text):
         inner = [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
         units.extend((s, e, k == 0) for k, (s, e) in enumerate(join_across_entities(inner, mentions)))
-    return units
+    return tuple(units)
 
 
 def _summary(mentions: Sequence[Mention]) -> list[dict[str, Any]]:

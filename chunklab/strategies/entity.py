@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTup
 import numpy as np
 
 from ..blocks import document_blocks
-from ..core import Chunk, Chunker, Span, register
+from ..core import Chunk, Chunker, ParameterError, Span, register
 from ..length import SizeUnit, TokenizerName, length_function
 from ..pack import pack
 from ..segment import paragraph_spans, sentence_spans, trim_span, word_spans
@@ -216,8 +216,6 @@ class EntityChunker(Chunker):
 
     def check(self) -> None:
         """Labels must be spaCy's; `min_size` below `max_size`."""
-        from ..core import ParameterError
-
         unknown = sorted(set(self.labels) - set(ALL_LABELS))
         if unknown:
             raise ParameterError(f"EntityChunker: parameter 'labels' has unknown labels {unknown}; allowed: {list(ALL_LABELS)}")
@@ -295,6 +293,8 @@ class EntityChunker(Chunker):
         return lambda i, j: self.measure(text[units[i][0] : units[j][1]])
 
     def _block_groups(self, text: str, mentions: list[Mention]) -> Iterator[tuple[int, int]]:
+        """One group per block (`chunklab.blocks.document_blocks`), a heading joined to the block
+        under it; a block over `max_size` is packed from its sentences."""
         blocks = document_blocks(text)
         units, pending = [], None
         for block in blocks:

@@ -1,8 +1,8 @@
 """Token chunking: windows of N tokens of a real tokenizer, with exact character spans.
 
-A chunk's span runs from its first token's start offset to its last token's end offset, as the
-tokenizer reports them (`chunklab.length.token_spans`). Chunk text is never rebuilt by decoding
-token ids: WordPiece decoding lower-cases, strips accents, turns unknown characters into ``[UNK]``
+A chunk's span runs from its first token's start offset up to the start of the token after the
+window (trimmed of whitespace), as the tokenizer reports them (`chunklab.length.token_spans`).
+Chunk text is never rebuilt by decoding token ids: WordPiece decoding lower-cases, strips accents, turns unknown characters into ``[UNK]``
 and re-spaces punctuation, so a decoded chunk is not the source.
 
 The module also measures what an embedding model does with chunks: `model_token_count` counts a
@@ -266,10 +266,10 @@ def truncation_table(
     import pandas as pd
 
     from ..corpus import list_documents, load_document
-    from ..core import CHUNKERS
+    from ..evaluate import default_chunkers
 
     if chunkers is None:
-        chunkers = {name: cls() for name, cls in CHUNKERS.items()}
+        chunkers = default_chunkers()
     documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
     rows = []
     for label, chunker in chunkers.items():

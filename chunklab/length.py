@@ -35,6 +35,7 @@ __all__ = [
     "SizeUnit",
     "TokenizerLike",
     "TokenizerName",
+    "UnitSized",
     "count_tokens",
     "count_words",
     "length_function",
@@ -153,3 +154,21 @@ def _untruncated(backend: Any) -> Any:
     copy.no_truncation()
     copy.no_padding()
     return copy
+
+
+class UnitSized:
+    """Mixin for a chunker whose size parameter is ``max_size``, measured in ``unit`` (with
+    ``tokenizer`` for tokens): it supplies the size contract, `size_limit` and `measure`.
+    List it before `chunklab.core.Chunker` among the bases."""
+
+    max_size: int
+    unit: SizeUnit
+    tokenizer: TokenizerName
+
+    def size_limit(self) -> int:
+        """At most `max_size` units per chunk."""
+        return self.max_size
+
+    def measure(self, text: str) -> int:
+        """Characters, words or tokens, depending on `unit`."""
+        return length_function(self.unit, self.tokenizer)(text)

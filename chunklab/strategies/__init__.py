@@ -2,6 +2,9 @@
 
 from .entity import EntityChunker
 from .fixed import FixedSizeChunker
+from .modality import ModalityChunker
+from .page import PageChunker
+from .table import TableChunker
 from .token import TokenChunker
 
-__all__ = ["EntityChunker", "FixedSizeChunker", "TokenChunker"]
+__all__ = ["EntityChunker", "FixedSizeChunker", "ModalityChunker", "PageChunker", "TableChunker", "TokenChunker"]

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..blocks import document_blocks
 from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import pack
 from ..segment import paragraph_spans, sentence_spans, trim_span, word_spans
 from ..spans import containing
@@ -173,7 +173,7 @@ def _shares_entity(keys: Iterable[str], others: Iterable[str]) -> bool:
 
 
 @register
-class EntityChunker(Chunker):
+class EntityChunker(UnitSized, Chunker):
     """Chunks that never cut a named entity, grouped by the entities their sentences share.
 
     ``group_by="entities"``: sentences are read in order; a sentence joins the current chunk when it
@@ -224,14 +224,6 @@ class EntityChunker(Chunker):
                 f"EntityChunker: parameter 'min_size' must be smaller than 'max_size' "
                 f"(allowed: 0 <= min_size <= {self.max_size - 1}), got min_size={self.min_size}"
             )
-
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Characters, words or tokens, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each chunk's span with its ``entities``."""

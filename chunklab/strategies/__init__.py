@@ -1,6 +1,7 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
 from .code import CodeChunker
+from .entity import EntityChunker
 from .fixed import FixedSizeChunker
 from .hierarchical import HierarchicalChunker
 from .keyword import KeywordChunker
@@ -9,9 +10,11 @@ from .modality import ModalityChunker
 from .page import PageChunker
 from .recursive import RecursiveChunker
 from .table import TableChunker
+from .token import TokenChunker
 
 __all__ = [
     "CodeChunker",
+    "EntityChunker",
     "FixedSizeChunker",
     "HierarchicalChunker",
     "HtmlChunker",
@@ -21,4 +24,5 @@ __all__ = [
     "PageChunker",
     "RecursiveChunker",
     "TableChunker",
+    "TokenChunker",
 ]

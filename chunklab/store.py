@@ -50,8 +50,11 @@ from chromadb.config import Settings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from .core import Chunk, Chunker
+from .corpus import Document
 from .embed import Embedder, default_embedder
 from .evaluate import indexed_text
+from .export import from_dicts
+from .pipeline import chunk_document
 
 __all__ = [
     "Hit",
@@ -269,9 +272,10 @@ def _record_fields(collection: Any, metadatas: Sequence[Mapping[str, Any]]) -> N
     collection.modify(metadata={**collection.metadata, FIELDS_KEY: json.dumps(fields, sort_keys=True)})
 
 
-def index_documents(store: Any, chunker: Chunker, documents: Iterable[Any], use_context: bool = True) -> Any:
-    """Chunk each `chunklab.Document` (its name as ``source``) and `index_chunks` the result."""
-    chunks = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
+def index_documents(store: Any, chunker: Chunker, documents: Iterable[Document], use_context: bool = True) -> Any:
+    """Chunk each `chunklab.Document` as ``chunklab chunk`` does (`chunklab.pipeline.chunk_document`:
+    its name as ``source``, pages for a PDF) and `index_chunks` the result."""
+    chunks = [c for doc in documents for c in from_dicts(chunk_document(chunker, doc))]
     return index_chunks(store, chunker, chunks, use_context)
 
 

@@ -67,6 +67,19 @@ def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, ca
             assert texts[source][chunk.start : chunk.end] == chunk.text
 
 
+def test_pdf_chunks_carry_the_pages_they_touch(docs_dir, tmp_path, capsys):
+    report = load_document("report")
+    status, out, _ = run(["chunk", str(docs_dir / "report.pdf"), "--strategy", "fixed", "--param", "size=700"], capsys)
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    spans = report.metadata["pages"]
+    for r in records:
+        touched = [n for n, (s, e) in enumerate(spans, 1) if s < r["end"] and r["start"] < e]
+        assert r["metadata"]["pages"] == touched and r["metadata"]["page"] == touched[0]
+    assert any(len(r["metadata"]["pages"]) == 2 for r in records)
+    assert {r["metadata"]["page"] for r in records} == set(range(1, len(spans) + 1))
+
+
 def test_output_does_not_depend_on_jobs(docs_dir, tmp_path, capsys):
     outputs = []
     for jobs in ("1", "3"):

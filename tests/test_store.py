@@ -106,6 +106,18 @@ def test_query_returns_chunks_with_exact_offsets_and_filters(tmp_path, docs):
         store.query(tmp_path / "db", collection.name, "x", where=["start>=soon"])
 
 
+def test_pdf_chunks_are_filtered_by_page(tmp_path):
+    report = load_document("report")
+    chunker = FixedSizeChunker(size=1500)
+    collection = store.index_documents(tmp_path / "db", chunker, [report])
+    hits = store.query(tmp_path / "db", collection.name, "emissions by transport mode", k=20, where=["pages=3"])
+    page = report.metadata["pages"][2]
+    assert hits and all(3 in h.chunk.metadata["pages"] for h in hits)
+    assert len(hits) == sum(1 for c in chunker(report.text) if c.start < page[1] and page[0] < c.end)
+    assert all(h.chunk.metadata["page"] >= 3 for h in store.query(tmp_path / "db", collection.name, "x", k=20,
+                                                                  where=["page>=3"]))
+
+
 def test_list_metadata_filters_by_membership_and_context_is_embedded(tmp_path):
     source = "Ada Brook sailed to Lisbon.\n\nOn page two, Tomas met Ada in Porto."
     chunks = [

@@ -35,6 +35,7 @@ import sys
 import types
 import typing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Sequence, TextIO
 
@@ -186,13 +187,20 @@ def _chunked_files(
     tasks = [(chunker, path, name) for name, path in found.files]
     # tqdm's disable=None: a bar only when standard error is a terminal.
     disable = None if progress is None else not progress
+    done = 0
     with tqdm(total=len(tasks), desc=f"chunk ({chunker.name})", unit="doc", disable=disable) as bar:
-        for (_, _, name), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, jobs)):
-            bar.update()
-            if problem is not None:
-                _report(problems, problem)
-            else:
-                yield name, records
+        try:
+            for (_, _, name), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, jobs)):
+                done += 1
+                bar.update()
+                if problem is not None:
+                    _report(problems, problem)
+                else:
+                    yield name, records
+        except BrokenProcessPool as error:
+            # A worker was killed (out of memory, a crash in native code): what is written stays written.
+            for _, path, _ in tasks[done:]:
+                _report(problems, f"{path}: not chunked: a worker process died ({error})")
 
 
 def _report(problems: list[str], message: str) -> None:
@@ -391,7 +399,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line with `argv` (default: ``sys.argv[1:]``); returns the exit status.
 
-    Results go to `out` (default: standard output), diagnostics and progress to standard error.
+    Results go to `out` (default: standard output), diagnostics and progress to standard error. With
+    more than one job, documents are chunked in spawned worker processes: a script that calls `main`
+    must do so under ``if __name__ == "__main__":`` (as for any use of `multiprocessing`).
     """
     parser = build_parser()
     args = parser.parse_args(argv)

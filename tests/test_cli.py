@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import pytest
 
 from chunklab import load_document, load_questions
 from chunklab.cli import UsageError, main, make_chunker, parse_value
-from chunklab.core import ParameterError
+from chunklab.core import CHUNKERS, ParameterError
 from chunklab.export import json_line, read_jsonl
 from chunklab.pipeline import chunk_file
 from chunklab.strategies import FixedSizeChunker
@@ -107,6 +108,30 @@ def test_bad_files_are_reported_and_the_rest_is_kept(docs_dir, tmp_path, capsys)
     assert "4 skipped" in err
     sources = {json.loads(line)["metadata"]["source"] for line in target.read_text().splitlines()}
     assert sources == {p.name for p in docs_dir.glob("*.*")} | {"sub/note.txt"}
+
+
+class CrashingChunker(FixedSizeChunker):
+    """Kills its worker process on a text that asks for it (a stand-in for an out-of-memory kill)."""
+
+    name = "crash"
+
+    def spans(self, text):
+        if "CRASH" in text:
+            os._exit(3)
+        return super().spans(text)
+
+
+def test_a_dead_worker_is_reported_and_written_documents_stay(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(CHUNKERS, "crash", CrashingChunker)
+    for name, text in [("a.md", "fine text"), ("b.md", "CRASH here"), ("c.md", "more fine text")]:
+        (tmp_path / name).write_text(text)
+    target = tmp_path / "out.jsonl"
+    status, _, err = run(["chunk", str(tmp_path), "--strategy", "crash", "--out", str(target), "--jobs", "2"], capsys)
+    assert status == 1
+    assert "b.md: not chunked: a worker process died" in err
+    written = {json.loads(line)["metadata"]["source"] for line in target.read_text().splitlines()}
+    reported = {name for name in ("a.md", "c.md") if f"{name}: not chunked" in err}
+    assert written | reported == {"a.md", "c.md"} and not written & reported
 
 
 def test_empty_folder_and_stdout(tmp_path, capsys):

@@ -97,7 +97,8 @@ def chunk_dataframe(frame: Any, chunker: Chunker, text: str = "text", name: str 
 
     The columns are `FRAME_COLUMNS`: ``source``, ``index``, ``start``, ``end``, ``text`` and
     ``metadata`` (the chunk's metadata as JSON text, exactly as ``chunklab chunk`` writes it);
-    `frame_records` turns rows back into records.
+    `frame_records` turns rows back into records. A row holds only text, so PDF chunks made this way
+    carry no ``page``/``pages`` (use `chunk_files` or a bag of `chunklab.Document` for those).
     """
     import pandas as pd
 

@@ -61,11 +61,13 @@ def test_bag_of_documents_and_dataframe_of_texts(client):
     expected = [r for doc in documents for r in chunk_document(CHUNKER, doc)]
     assert chunk_bag(db.from_sequence(documents, npartitions=2), CHUNKER).compute() == expected
 
-    frame = dd.from_pandas(pd.DataFrame({"name": [d.name for d in documents], "text": [d.text for d in documents]}),
+    # A row holds only a text: no page spans, so the PDF is left out of the comparison.
+    texts = [d for d in documents if d.kind != "pdf"]
+    frame = dd.from_pandas(pd.DataFrame({"name": [d.name for d in texts], "text": [d.text for d in texts]}),
                            npartitions=2)
     chunked = chunk_dataframe(frame, CHUNKER)
     assert list(chunked.columns) == list(FRAME_COLUMNS)
-    assert frame_records(chunked.compute()) == expected
+    assert frame_records(chunked.compute()) == [r for r in expected if r["metadata"]["source"] != "report"]
 
 
 def test_problems_are_raised_with_the_path(client, tmp_path):

@@ -236,9 +236,11 @@ def _batches(n: int, size: int) -> Iterable[slice]:
 def index_chunks(store: Any, chunker: Chunker, chunks: Sequence[Chunk], use_context: bool = True) -> Any:
     """Put `chunks` (made by `chunker`, each with ``metadata["source"]``) into the chunker's collection.
 
-    Returns the Chroma collection. Chunks already there (same id) are overwritten with the same
-    values, so indexing twice is idempotent; chunks of the same sources that are no longer produced
-    (an edited document) are deleted. `store` is a folder or a client from `open_store`.
+    Returns the Chroma collection. A chunk already there (same id: same source, offsets and
+    indexed text) keeps its stored vector, so re-indexing embeds only what changed and indexing twice
+    is idempotent; its metadata is rewritten (``total_chunks`` may have changed). Chunks of the same
+    sources that are no longer produced (an edited document) are deleted. `store` is a folder or a
+    client from `open_store`.
     """
     client = _client(store)
     collection = _collection(client, chunker)
@@ -248,7 +250,7 @@ def index_chunks(store: Any, chunker: Chunker, chunks: Sequence[Chunk], use_cont
     ids = list(unique)
     kept = list(unique.values())
     metadatas = [{**flatten_metadata(c.metadata), "start": c.start, "end": c.end} for c in kept]
-    vectors = default_embedder()([indexed_text(c, use_context) for c in kept])
+    vectors = _vectors(collection, ids, [indexed_text(c, use_context) for c in kept], client.get_max_batch_size())
     for part in _batches(len(ids), client.get_max_batch_size()):
         collection.upsert(ids=ids[part], embeddings=vectors[part], documents=[c.text for c in kept[part]],
                           metadatas=metadatas[part])
@@ -259,6 +261,22 @@ def index_chunks(store: Any, chunker: Chunker, chunks: Sequence[Chunk], use_cont
             collection.delete(ids=stale)
     _record_fields(collection, metadatas)
     return collection
+
+
+def _vectors(collection: Any, ids: Sequence[str], texts: Sequence[str], batch: int) -> np.ndarray:
+    """The vector of each id: the one stored in `collection` if there is one, else MiniLM's of its text."""
+    stored: dict[str, Any] = {}
+    for part in _batches(len(ids), batch):
+        found = collection.get(ids=list(ids[part]), include=["embeddings"])
+        stored.update(zip(found["ids"], found["embeddings"]))
+    vectors = np.zeros((len(ids), default_embedder().dim), dtype=np.float32)
+    missing = [i for i, key in enumerate(ids) if key not in stored]
+    if missing:
+        vectors[missing] = default_embedder()([texts[i] for i in missing])
+    for i, key in enumerate(ids):
+        if key in stored:
+            vectors[i] = stored[key]
+    return vectors
 
 
 def _record_fields(collection: Any, metadatas: Sequence[Mapping[str, Any]]) -> None:

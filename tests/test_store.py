@@ -13,6 +13,7 @@ import pytest
 
 from chunklab import Chunk, load_document, load_questions, store
 from chunklab.cli import main
+from chunklab.embed import default_embedder
 from chunklab.evaluate import compare
 from chunklab.retrieval import RETRIEVERS, ChromaRetriever, DenseRetriever
 from chunklab.strategies import FixedSizeChunker
@@ -68,12 +69,27 @@ def docs():
     return [load_document(name) for name in NAMES]
 
 
-def test_index_is_idempotent_persistent_and_replaces_edited_documents(tmp_path, docs):
+class RefusingEmbedder:
+    """Stands in for MiniLM where nothing should need embedding."""
+
+    dim = 384
+
+    def __call__(self, texts):
+        raise AssertionError(f"{len(texts)} texts embedded again")
+
+
+def test_index_is_idempotent_persistent_and_replaces_edited_documents(tmp_path, docs, monkeypatch):
     collection = store.index_documents(tmp_path / "db", CHUNKER, docs)
     first = sorted(collection.get(include=[])["ids"])
     assert len(first) == sum(len(CHUNKER(d.text)) for d in docs) == collection.count()
+    before = collection.get(include=["embeddings", "metadatas", "documents"])
+    monkeypatch.setattr(store, "default_embedder", RefusingEmbedder)  # the stored vectors are reused
     again = store.index_documents(tmp_path / "db", CHUNKER, docs)
-    assert sorted(again.get(include=[])["ids"]) == first
+    monkeypatch.undo()
+    after = again.get(include=["embeddings", "metadatas", "documents"])
+    assert after["ids"] == before["ids"] and after["documents"] == before["documents"]
+    assert after["metadatas"] == before["metadatas"]
+    assert np.allclose(after["embeddings"], before["embeddings"], atol=1e-6)  # float32 round trips
     # a fresh client sees the same store; the collection carries the strategy and its parameters
     listed = store.collections(store.open_store(tmp_path / "db"))
     params = {"overlap": 0, "size": 400, "snap_to_words": False, "unit": "chars"}
@@ -83,6 +99,8 @@ def test_index_is_idempotent_persistent_and_replaces_edited_documents(tmp_path, 
     edited = docs[0].text[:3000]
     store.index_chunks(tmp_path / "db", CHUNKER, CHUNKER(edited, source=docs[0].name))
     assert store.collections(tmp_path / "db")[0]["count"] == len(CHUNKER(edited)) + len(CHUNKER(docs[1].text))
+    kept = again.get(where={"source": docs[0].name}, include=["metadatas"])["metadatas"]
+    assert {m["total_chunks"] for m in kept} == {len(CHUNKER(edited))}
 
 
 def test_query_returns_chunks_with_exact_offsets_and_filters(tmp_path, docs):
@@ -139,8 +157,6 @@ def test_list_metadata_filters_by_membership_and_context_is_embedded(tmp_path):
         store.parse_where(["entities>=Ada"], fields)
     # the vector of the second chunk was made from context + text, as evaluate.indexed_text says
     stored = np.array(collection.get(ids=[store.chunk_id(chunks[1])], include=["embeddings"])["embeddings"][0])
-    from chunklab.embed import default_embedder
-
     expected = default_embedder()(["Ship's log, second page\n" + chunks[1].text])[0]
     assert np.allclose(stored, expected, atol=1e-6)
 

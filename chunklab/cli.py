@@ -97,6 +97,17 @@ def parse_value(annotation: Any, raw: str, where: str = "value") -> Any:
     raise UsageError(f"{where} has type {getattr(annotation, '__name__', annotation)}, which a command line cannot set")
 
 
+def _settable(annotation: Any) -> bool:
+    """Whether `parse_value` understands this parameter type."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return all(_settable(a) for a in typing.get_args(annotation) if a is not type(None))
+    return (
+        typing.get_origin(annotation) is Literal
+        or annotation in (int, float, bool, str, tuple[str, ...])
+        or (isinstance(annotation, type) and issubclass(annotation, enum.Enum))
+    )
+
+
 def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
     """The registered chunker `name` built from ``KEY=VALUE`` strings (types from its signature).
 
@@ -238,6 +249,8 @@ def _describe(annotation: Any, bound: tuple | None) -> str:
     if annotation == tuple[str, ...]:
         return "comma-separated text"
     kind = getattr(annotation, "__name__", str(annotation))
+    if not _settable(annotation):
+        return f"{kind} (set it from Python; the command line cannot)"
     if bound is not None:
         low, high = ("-inf" if bound[0] is None else bound[0]), ("inf" if bound[1] is None else bound[1])
         return f"{kind} in [{low}, {high}]"
@@ -332,10 +345,20 @@ def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- the parser ------------------------------------------------------------------------------------
+_EXAMPLES = """examples:
+  chunklab strategies
+  chunklab chunk docs/ --strategy fixed --param size=400 --param overlap=40 --out chunks.jsonl
+  chunklab evaluate docs/ --questions questions.jsonl --strategy fixed --param size=300 \\
+      --strategy fixed --param size=1200
+  chunklab index docs/ --store chroma-db --strategy fixed --param size=400
+  chunklab query --store chroma-db --collection fixed-6953daa7 --where source=report.pdf "What changed in 2025?"
+"""
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``chunklab`` argument parser (one sub-command per job)."""
     parser = argparse.ArgumentParser(
         prog="chunklab", description="Chunk, measure, index and query your own documents with chunklab's strategies.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EXAMPLES,
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -384,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     query = commands.add_parser("query", help="the chunks of a collection closest to a question")
     query.add_argument("question")
-    query.add_argument("--store", required=True, metavar="DIR")
+    query.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder `chunklab index` wrote")
     query.add_argument("--collection", required=True, metavar="NAME", help="a name printed by `chunklab index`")
     query.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                        help="metadata filter, e.g. source=guide.md, start>=1000, entities=Ada Brook (a list "

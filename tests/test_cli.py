@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chunklab import load_document, load_questions
-from chunklab.cli import UsageError, main, make_chunker, parse_value
+from chunklab.cli import UsageError, _describe, main, make_chunker, parse_value
 from chunklab.core import CHUNKERS, ParameterError
 from chunklab.export import json_line, read_jsonl
 from chunklab.pipeline import chunk_file
@@ -188,6 +188,8 @@ def test_parse_value_understands_the_annotated_types():
     for annotation, raw in [(bool, "maybe"), (float, "x"), (Mode, "slow"), (typing.Callable, "f")]:
         with pytest.raises(UsageError):
             parse_value(annotation, raw)
+    assert _describe(typing.Callable, None) == "Callable (set it from Python; the command line cannot)"
+    assert _describe(Mode, None) == "one of: fast" and _describe(float | None, (0, 1)) == "float | None in [0, 1]"
 
 
 def test_make_chunker_uses_the_registry_and_validation():

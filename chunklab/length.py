@@ -29,6 +29,7 @@ from typing import Callable, Literal
 __all__ = [
     "SizeUnit",
     "TokenizerName",
+    "UnitSized",
     "count_tokens",
     "count_words",
     "length_function",
@@ -99,3 +100,21 @@ def token_spans(text: str, tokenizer: TokenizerName = "minilm") -> list[tuple[in
         ends = [*starts[1:], len(text)]
         return [(s, max(s, e)) for s, e in zip(starts, ends)]
     raise ValueError(f"tokenizer must be one of ['minilm', 'cl100k'], got {tokenizer!r}")
+
+
+class UnitSized:
+    """Mixin for a chunker whose size parameter is ``max_size``, measured in ``unit`` (with
+    ``tokenizer`` for tokens): it supplies the size contract, `size_limit` and `measure`.
+    List it before `chunklab.core.Chunker` among the bases."""
+
+    max_size: int
+    unit: SizeUnit
+    tokenizer: TokenizerName
+
+    def size_limit(self) -> int:
+        """At most `max_size` units per chunk."""
+        return self.max_size
+
+    def measure(self, text: str) -> int:
+        """Characters, words or tokens, depending on `unit`."""
+        return length_function(self.unit, self.tokenizer)(text)

@@ -22,12 +22,12 @@ from typing import Callable, Sequence
 
 from .segment import trim_span, word_spans
 
-__all__ = ["fit", "pack"]
+__all__ = ["fit", "last_fitting", "pack"]
 
 Measure = Callable[[str], int]
 
 
-def _last_fitting(first: int, last: int, fits: Callable[[int], bool], guess: int) -> int:
+def last_fitting(first: int, last: int, fits: Callable[[int], bool], guess: int) -> int:
     """The largest ``j`` in ``[first, last]`` with ``fits(j)``, given that ``fits(first)`` holds and
     `fits` is monotone (True up to some point, then False). Gallops from `guess`."""
     guess = min(max(guess, first), last)
@@ -83,7 +83,7 @@ def fit(text: str, start: int, end: int, limit: int, measure: Measure = len) -> 
             pieces.extend(_cut_word(text, *words[i], limit, measure))
             i += 1
             continue
-        j = _last_fitting(i, len(words) - 1, lambda j: measure(text[head : words[j][1]]) <= limit, i + guess - 1)
+        j = last_fitting(i, len(words) - 1, lambda j: measure(text[head : words[j][1]]) <= limit, i + guess - 1)
         pieces.append((head, words[j][1]))
         guess = j - i + 1
         i = j + 1
@@ -95,7 +95,7 @@ def _cut_word(text: str, start: int, end: int, limit: int, measure: Measure) -> 
     pieces, guess = [], limit
     while start < end:
         head = start
-        stop = _last_fitting(head + 1, end, lambda e: e == head + 1 or measure(text[head:e]) <= limit, head + guess)
+        stop = last_fitting(head + 1, end, lambda e: e == head + 1 or measure(text[head:e]) <= limit, head + guess)
         pieces.append((head, stop))
         guess, start = stop - head, stop
     return pieces
@@ -131,7 +131,7 @@ def pack(
             chunks.extend((s, e, i, i) for s, e in fit(text, *units[i], limit, measure))
             i += 1
             continue
-        j = _last_fitting(i, n - 1, lambda j: measure(text[head : units[j][1]]) <= limit, i + guess - 1)
+        j = last_fitting(i, n - 1, lambda j: measure(text[head : units[j][1]]) <= limit, i + guess - 1)
         chunks.append((head, units[j][1], i, j))
         guess = j - i + 1
         if j == n - 1:

@@ -98,6 +98,8 @@ def read_contents(path: str | os.PathLike[str], pdf: bool = False) -> tuple[str,
         path = pathlib.Path(path)
         try:
             text, pages = read_pdf(path)
+        except ImportError as error:
+            raise DocumentError(f"{path}: reading a PDF needs pypdf (pip install 'chunklab[pdf]')") from error
         except FileNotFoundError as error:
             raise DocumentNotFound(f"{path}: no such file") from error
         except ValueError as error:

@@ -314,11 +314,15 @@ def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     from . import store
 
     chunkers = _chunkers(args.strategies)
-    client = store.open_store(args.store)
+    client = None  # the store is created only when there is something to put in it
     problems: list[str] = []
     for chunker in chunkers:
         chunks = [c for _, records in _chunked_files(chunker, args.paths, args.jobs, args.progress, problems)
                   for c in from_dicts(records)]
+        if not chunks:
+            print(f"chunklab index: no chunks to index for {chunker!r}", file=sys.stderr)
+            continue
+        client = client or store.open_store(args.store)
         collection = store.index_chunks(client, chunker, chunks, use_context=not args.no_context)
         print(f"{collection.name}\t{collection.count()} chunks\t{chunker!r}", file=out)
     return 1 if problems else 0

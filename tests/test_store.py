@@ -209,6 +209,11 @@ def test_cli_index_then_query(tmp_path, capsys):
     status = main(["query", "--store", str(tmp_path / "nowhere"), "--collection", names[0], "q"], out=io.StringIO())
     assert status == 2 and "no ChromaDB store at" in capsys.readouterr().err
     assert not (tmp_path / "nowhere").exists()
+    (tmp_path / "empty").mkdir()
+    status = main(["index", str(tmp_path / "empty"), "--store", str(tmp_path / "nowhere"), "--strategy", "fixed"],
+                  out=io.StringIO())
+    assert status == 1 and "no chunks to index" in capsys.readouterr().err
+    assert not (tmp_path / "nowhere").exists()
 
 
 def test_importing_chunklab_does_not_import_chromadb():

@@ -1,8 +1,24 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
+from .code import CodeChunker
 from .fixed import FixedSizeChunker
+from .hierarchical import HierarchicalChunker
+from .keyword import KeywordChunker
+from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
+from .recursive import RecursiveChunker
 from .table import TableChunker
 
-__all__ = ["FixedSizeChunker", "ModalityChunker", "PageChunker", "TableChunker"]
+__all__ = [
+    "CodeChunker",
+    "FixedSizeChunker",
+    "HierarchicalChunker",
+    "HtmlChunker",
+    "KeywordChunker",
+    "MarkdownChunker",
+    "ModalityChunker",
+    "PageChunker",
+    "RecursiveChunker",
+    "TableChunker",
+]

@@ -439,3 +439,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except (UsageError, ParameterError) as error:
         print(f"chunklab {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`chunklab strategies | head`): stop quietly, as the Python docs advise.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

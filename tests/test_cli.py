@@ -240,9 +240,14 @@ def test_python_dash_m_runs_the_command_line():
     command = [sys.executable, "-m", "chunklab", "strategies"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("fixed  (")
+    assert "\nfixed  (chunklab.strategies.fixed.FixedSizeChunker)\n" in "\n" + result.stdout
     result = subprocess.run([sys.executable, "-m", "chunklab"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "COMMAND" in result.stderr
+    # A reader that stops early (megabytes of chunks into `head`) ends the run quietly.
+    corpus = load_document("manual").path.parent
+    piped = subprocess.run(f"'{sys.executable}' -m chunklab chunk '{corpus}' --strategy fixed --jobs 1 | head -n 1",
+                           shell=True, capture_output=True, text=True, timeout=120)
+    assert piped.stdout.count("\n") == 1 and "Traceback" not in piped.stderr, piped.stderr
 
 
 def test_console_script_is_installed():

@@ -11,10 +11,12 @@ import sys
 import numpy as np
 import pytest
 
-from chunklab import Chunk, load_document, load_questions, store
+from chunklab import CHUNKERS, Chunk, load_document, load_questions, store
 from chunklab.cli import main
 from chunklab.embed import default_embedder
 from chunklab.evaluate import compare
+from chunklab.export import from_dicts, json_line
+from chunklab.pipeline import chunk_document
 from chunklab.retrieval import RETRIEVERS, ChromaRetriever, DenseRetriever
 from chunklab.strategies import FixedSizeChunker
 
@@ -52,6 +54,16 @@ def test_flatten_metadata_keeps_what_chroma_can_store():
         "parent.trail": ["Intro", "Setup"], "ents.text": ["Ada", "Lisbon"], "ents.label": ["PERSON", "GPE"],
     }
     assert type(flat["page"]) is int and type(flat["score"]) is float
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKERS))
+def test_every_strategys_records_survive_json_and_flatten_to_chroma_metadata(name):
+    from chromadb.api.types import validate_metadata
+
+    for doc in (load_document("lab_notes"), load_document("report")):
+        for record in chunk_document(CHUNKERS[name](), doc):
+            assert from_dicts([json.loads(json_line(record))])[0].text == record["text"]
+            validate_metadata({**store.flatten_metadata(record["metadata"]), "start": record["start"]})
 
 
 def test_chunk_ids_come_from_source_offsets_and_indexed_text():

@@ -1,4 +1,5 @@
-"""Retrievers over a list of chunk texts: BM25, dense, BM25 re-ranking and hybrid fusion.
+"""Retrievers over a list of chunk texts: BM25, dense, BM25 re-ranking, hybrid fusion, and dense
+retrieval served by ChromaDB.
 
 Each `Retriever` indexes a list of texts, then returns the indices of the top-k texts per query.
 `search` can be restricted per query to a subset of the texts (``allowed``: one boolean mask per
@@ -19,6 +20,7 @@ __all__ = [
     "RETRIEVERS",
     "Allowed",
     "BM25Retriever",
+    "ChromaRetriever",
     "DenseRetriever",
     "HybridRetriever",
     "RerankRetriever",
@@ -170,6 +172,41 @@ class DenseRetriever(Retriever):
         return [_top_k(row, k, m) for row, m in zip(self.scores(queries), _masks(allowed, len(queries)))]
 
 
+class ChromaRetriever(DenseRetriever):
+    """Dense retrieval served by a ChromaDB collection in memory (`chunklab.store`).
+
+    The vectors are `DenseRetriever`'s (same embedder, same cache); Chroma stores them and answers
+    the queries, with metadata masks sent as id filters. Its HNSW search is made exhaustive for the
+    collection's size, so the top-k equal the dense retriever's: what this retriever shows is that
+    a real vector database returns what `compare` measured. chromadb is imported on first `index`.
+    """
+
+    name = "chroma"
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        super().__init__(embedder)
+        self._collection: Any = None
+
+    def __repr__(self) -> str:
+        return f"ChromaRetriever(embedder={self.embedder!r})"
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Embed `texts` as `DenseRetriever` does and load the vectors into a fresh Chroma collection."""
+        from .store import memory_collection
+
+        super().index(texts)
+        self._collection = memory_collection(self._matrix) if texts else None
+
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Top-`k` (allowed) texts by cosine similarity, as Chroma ranks them."""
+        from .store import nearest
+
+        masks = _masks(allowed, len(queries))
+        if self._collection is None or not queries:
+            return [[] for _ in queries]
+        return nearest(self._collection, self._embed(queries), k, masks)
+
+
 class _DenseAndBM25(Retriever):
     """Base of the retrievers that combine a dense and a BM25 index over the same texts."""
 
@@ -246,5 +283,5 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
 
 #: Retrievers by short name; `compare` builds each with its defaults.
 RETRIEVERS: dict[str, type[Retriever]] = {
-    cls.name: cls for cls in (BM25Retriever, DenseRetriever, RerankRetriever, HybridRetriever)
+    cls.name: cls for cls in (BM25Retriever, DenseRetriever, RerankRetriever, HybridRetriever, ChromaRetriever)
 }

@@ -46,7 +46,7 @@ def test_strategies_lists_every_parameter_with_default_and_range(capsys):
     assert status == 0
     assert "fixed  (chunklab.strategies.fixed.FixedSizeChunker)" in out
     assert "--param size=400    int in [1, inf]" in out
-    assert "--param unit=chars    one of: chars, words" in out
+    assert "--param unit=chars    one of: chars, words, tokens" in out
     assert "--param snap_to_words=False    bool" in out
 
 
@@ -151,7 +151,7 @@ def test_empty_folder_and_stdout(tmp_path, capsys):
         (["--strategy", "fixed", "--param", "size=abc"], "fixed parameter 'size' must be an integer; got 'abc'"),
         (["--strategy", "fixed", "--param", "colour=red"], "strategy 'fixed' has no parameter 'colour'; it has: size"),
         (["--strategy", "fixed", "--param", "size"], "--param expects KEY=VALUE"),
-        (["--strategy", "fixed", "--param", "unit=lines"], "must be one of chars, words; got 'lines'"),
+        (["--strategy", "fixed", "--param", "unit=lines"], "must be one of chars, words, tokens; got 'lines'"),
         (["--strategy", "fixed", "--param", "size=100", "--param", "overlap=100"],
          "parameter 'overlap' must be smaller"),
         (["--strategy", "fixed", "--param", "size=0"], "parameter 'size' must be in [1, inf], got 0"),

@@ -104,7 +104,7 @@ def test_index_is_idempotent_persistent_and_replaces_edited_documents(tmp_path, 
     assert np.allclose(after["embeddings"], before["embeddings"], atol=1e-6)  # float32 round trips
     # a fresh client sees the same store; the collection carries the strategy and its parameters
     listed = store.collections(store.open_store(tmp_path / "db"))
-    params = {"overlap": 0, "size": 400, "snap_to_words": False, "unit": "chars"}
+    params = dict(sorted(CHUNKER.get_params().items()))
     assert listed == [{"name": store.collection_name(CHUNKER), "strategy": "fixed", "params": params,
                        "count": len(first)}]
     # an edited document: its old chunks go, the new ones come, the other document is untouched

@@ -19,7 +19,7 @@ class SentenceChunker(Chunker):
       pipeline's parser). The default is ``"regex"``: on the course's gold set of sentence
       boundaries (notebook 02) its F1 is within a point of the parser's, with the highest boundary
       precision of the four (a missed boundary only makes a unit longer; a false one cuts a
-      sentence), and it is about two hundred times faster, with no model to load.
+      sentence), and it is more than a hundred times faster, with no model to load.
     * `max_size` is measured in `unit` (characters, whitespace words, or tokens of `tokenizer`) on
       the exact source span of a chunk, whitespace between its sentences included.
     * `overlap` repeats the last `overlap` whole sentences of a chunk at the start of the next (fewer

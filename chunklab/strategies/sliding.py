@@ -18,7 +18,8 @@ class SlidingWindowChunker(Chunker):
     ``window - stride`` units.
 
     Where `FixedSizeChunker` asks how much overlap you want, this one asks how far the window
-    steps: ``stride == window`` gives back-to-back chunks, ``stride == window / 2`` puts every
+    steps (in characters the windows are exactly those of ``FixedSizeChunker(size=window,
+    overlap=window - stride)``): ``stride == window`` gives back-to-back chunks, ``stride == window / 2`` puts every
     character in two windows, and a small stride puts it in ``window / stride`` windows, which
     multiplies the index by about as much. `stride` must not exceed `window` (a larger step would
     skip text).

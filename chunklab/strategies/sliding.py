@@ -88,18 +88,27 @@ class SlidingWindowChunker(Chunker):
         while i < n:
             j = min(i + self.window, n)
             start, end = trim_span(text, starts[i], ends[j - 1])
-            while checked and j > i + 1 and self.measure(text[start:end]) > self.window:
+            size = j - i if self._counts_exactly(text, start, end) else None
+            while checked and size is None and j > i + 1 and self.measure(text[start:end]) > self.window:
                 j -= 1
                 start, end = trim_span(text, starts[i], ends[j - 1])
             if start < end and not (start >= last[0] and end <= last[1]):
                 last = (start, end)
                 metadata: dict = {"window_start_unit": i}
                 if self.unit == "tokens":
-                    metadata["token_count"] = self.measure(text[start:end])
+                    metadata["token_count"] = size if size is not None else self.measure(text[start:end])
                 yield start, end, metadata
             if i + self.window >= n:
                 return
             i += self.stride
+
+    def _counts_exactly(self, text: str, start: int, end: int) -> bool:
+        """Does a window of MiniLM tokens bounded by plain whitespace (or the text's ends) re-tokenize
+        to exactly its own tokens? WordPiece splits at whitespace first, so it does, and the window
+        need not be measured again."""
+        if self.unit != "tokens" or self.tokenizer != "minilm":
+            return False
+        return (start == 0 or text[start - 1] in " \t\n\r") and (end == len(text) or text[end] in " \t\n\r")
 
     def _units(self, text: str) -> tuple[Sequence[int], Sequence[int]]:
         """Start and end offsets of every unit of `text`."""

@@ -143,7 +143,7 @@ def _split_sentences(text: str, method: str) -> list[tuple[int, int]]:
     for b0, b1 in sentence_blocks(text):
         marker = _LIST_MARKER.match(text, b0, b1)
         inner = trim_span(text, marker.end(), b1) if marker else (b0, b1)
-        if inner[0] < inner[1]:
+        if marker and inner[0] < inner[1]:
             blocks.append(inner)
             marker_of[inner[0]] = b0
         else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from typing import Callable, Iterator
 
 from ..core import Chunker, ParameterError, Span, register
@@ -101,17 +101,18 @@ class ParagraphChunker(Chunker):
         """Paragraph blocks that fit, and the pieces of those that do not:
         ``(start, end, paragraphs touched, is a piece of a cut block)``."""
         paragraphs = paragraph_spans(text)
+        starts, ends = [s for s, _ in paragraphs], [e for _, e in paragraphs]
+
+        def touched(start: int, end: int) -> int:
+            return bisect_left(starts, end) - bisect_right(ends, start)
+
         fences = fence_spans(text) if ("```" in text or "~~~" in text) else []
         fence_starts = [s for s, _ in fences]
         sentences: list[tuple[int, int]] = []
         sentence_starts: list[int] = []
-        p = 0
         for start, end in union([*paragraphs, *fences]):
-            count = 0
-            while p < len(paragraphs) and paragraphs[p][0] < end:
-                count, p = count + 1, p + 1
             if measure(text[start:end]) <= self.max_size:
-                yield start, end, count, False
+                yield start, end, touched(start, end), False
                 continue
             inside = fences[bisect_left(fence_starts, start) : bisect_left(fence_starts, end)]
             if inside:
@@ -122,7 +123,7 @@ class ParagraphChunker(Chunker):
                     sentence_starts = [s for s, _ in sentences]
                 units = sentences[bisect_left(sentence_starts, start) : bisect_left(sentence_starts, end)]
             for s, e, _, _ in pack(text, units, self.max_size, measure):
-                yield s, e, 1, True
+                yield s, e, touched(s, e), True
 
     def _units_around_fences(
         self, text: str, start: int, end: int, fences: list[tuple[int, int]], measure: Callable[[str], int]

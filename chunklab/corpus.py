@@ -8,8 +8,8 @@ question spans in ``data/questions.jsonl`` index into:
 * text-like files (markdown, text, legal, csv, transcript, html, mixed) are
   read as they are on disk: UTF-8, no newline translation, markup included;
 * the PDF is read with :func:`chunklab.pdf.read_pdf`: page texts joined with a
-  blank line, running headers and footers kept, and the character span of
-  every page in ``metadata["pages"]``.
+  blank line and a form feed (``"\\n\\n\\f"``), running headers and footers kept,
+  and the character span of every page in ``metadata["pages"]``.
 
 Example::
 

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Literal
+from typing import Callable, ClassVar, Literal
 
 __all__ = [
     "SizeUnit",
     "TokenizerName",
+    "UnitSized",
     "count_tokens",
     "count_words",
     "length_function",
@@ -99,3 +100,28 @@ def token_spans(text: str, tokenizer: TokenizerName = "minilm") -> list[tuple[in
         ends = [*starts[1:], len(text)]
         return [(s, max(s, e)) for s, e in zip(starts, ends)]
     raise ValueError(f"tokenizer must be one of ['minilm', 'cl100k'], got {tokenizer!r}")
+
+
+class UnitSized:
+    """Mixin for a chunker whose chunks measure at most one size parameter in ``unit`` (characters,
+    words, or tokens of ``tokenizer``): it supplies the size contract, `size_limit` and `measure`.
+
+    The size parameter is named by `size_param`: ``"max_size"`` by default, ``"size"`` for the
+    window-like chunkers. List the mixin before `chunklab.core.Chunker` among the bases.
+    """
+
+    size_param: ClassVar[str] = "max_size"
+    unit: SizeUnit
+    tokenizer: TokenizerName
+
+    def size_limit(self) -> int:
+        """At most this many units per chunk: the value of the `size_param` parameter."""
+        return getattr(self, self.size_param)
+
+    def measure_function(self) -> Callable[[str], int]:
+        """The measure itself (``len`` for characters, which `chunklab.pack`'s fast paths recognise)."""
+        return length_function(self.unit, self.tokenizer)
+
+    def measure(self, text: str) -> int:
+        """Characters, words or tokens, depending on `unit`."""
+        return self.measure_function()(text)

@@ -1,8 +1,30 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
+from .code import CodeChunker
 from .fixed import FixedSizeChunker
+from .hierarchical import HierarchicalChunker
+from .keyword import KeywordChunker
+from .markup import HtmlChunker, MarkdownChunker
+from .modality import ModalityChunker
+from .page import PageChunker
 from .paragraph import ParagraphChunker
+from .recursive import RecursiveChunker
 from .sentence import SentenceChunker
 from .sliding import SlidingWindowChunker
+from .table import TableChunker
 
-__all__ = ["FixedSizeChunker", "ParagraphChunker", "SentenceChunker", "SlidingWindowChunker"]
+__all__ = [
+    "CodeChunker",
+    "FixedSizeChunker",
+    "HierarchicalChunker",
+    "HtmlChunker",
+    "KeywordChunker",
+    "MarkdownChunker",
+    "ModalityChunker",
+    "PageChunker",
+    "ParagraphChunker",
+    "RecursiveChunker",
+    "SentenceChunker",
+    "SlidingWindowChunker",
+    "TableChunker",
+]

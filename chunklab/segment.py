@@ -36,9 +36,9 @@ _LINE = re.compile(r"[^\r\n]+")
 _LINE_BREAK = re.compile(r"\r?\n")
 # A list item's marker: a bullet, a number ("1." "2)") or a letter in brackets ("(a)").
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,3}\))\s")
-# A line that opens like a list item, a table row, a heading, a quote or a bracketed tag (chat
-# timestamps, ticket ids) starts a unit of its own, with or without final punctuation.
-_UNIT_LINE = re.compile(rf"{_LIST_MARKER.pattern}|[ \t]*(?:\||#{{1,6}}\s|>|\[)")
+# A line that opens like a list item, a table row, a heading or a quote starts a unit of its own,
+# with or without final punctuation.
+_UNIT_LINE = re.compile(rf"{_LIST_MARKER.pattern}|[ \t]*(?:\||#{{1,6}}\s|>)")
 # The trained pipeline parses long blocks in windows of whole regex sentences of at most this many
 # characters: its memory grows with the length of a parsed text.
 _MODEL_WINDOW = 20_000
@@ -84,14 +84,15 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 def sentence_blocks(text: str) -> list[tuple[int, int]]:
     """The stretches of `text` that no sentence crosses, trimmed, in order.
 
-    Paragraphs (blank lines between them) are cut again at line breaks around list items, table
-    rows, headings, quotes and bracketed tags: before every line that opens like one (``- ``,
-    ``1. ``, ``(a) ``, ``|``, ``#``, ``>``, ``[``), and after such an item when the next line is
-    not indented (an indented line continues the item). Other lines that wrap a sentence stay
-    together, so hard-wrapped prose is not cut at its line ends.
+    Paragraphs (blank lines between them, unless the break holds a form feed: text flows on across
+    a page break) are cut again at line breaks around list items, table rows, headings and quotes:
+    before every line that opens like one (``- ``, ``1. ``, ``(a) ``, ``|``, ``#``, ``>``), and
+    after such an item when the next line is not indented (an indented line continues the item).
+    Other lines stay together, so hard-wrapped prose is not cut at its line ends (and neither is a
+    chat line or a heading that has no final punctuation: nothing marks it).
     """
     blocks = []
-    for start, end in paragraph_spans(text):
+    for start, end in _flowing_paragraphs(text):
         head = start
         in_item = _UNIT_LINE.match(text, start, end) is not None
         for m in _LINE_BREAK.finditer(text, start, end):
@@ -103,12 +104,23 @@ def sentence_blocks(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in blocks if s < e]
 
 
+def _flowing_paragraphs(text: str) -> list[tuple[int, int]]:
+    """`paragraph_spans`, joined again across breaks that hold a form feed (a page break)."""
+    joined: list[tuple[int, int]] = []
+    for start, end in paragraph_spans(text):
+        if joined and "\f" in text[joined[-1][1] : start]:
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
 def sentence_spans(text: str, method: SentenceMethod = "regex", cache: bool = True) -> list[tuple[int, int]]:
     """Sentences of `text` by one of four splitters, inside the `sentence_blocks` of the text.
 
-    Every splitter first cuts the text into `sentence_blocks` (blank lines; lines that start a list
-    item, a table row, a heading...), so a heading or a bullet without final punctuation is never
-    glued to the next sentence; then it splits each block:
+    Every splitter first cuts the text into `sentence_blocks` (blank lines that are not page
+    breaks; lines that start a list item, a table row, a heading...), so a heading or a bullet
+    without final punctuation is never glued to the next sentence; then it splits each block:
 
     * ``"regex"``: terminal punctuation followed by whitespace, except after a known abbreviation
       or before a lowercase letter. Fast, dependency-free, fooled by unknown abbreviations and by

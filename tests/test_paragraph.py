@@ -82,3 +82,12 @@ def test_fences_that_fit_are_never_cut(lines: list[str], newline: str, min_size:
         if end - start <= max_size:
             assert not any(start < b < end for b in bounds), "a boundary inside a fenced block that fits"
     assert all(len(c.text) <= max_size for c in chunks)
+
+
+def test_a_sentence_across_a_page_break_is_clipped_to_its_paragraph() -> None:
+    page = "Words that fill a page go here. " * 6
+    text = page + "This sentence runs on\nPage 1 of 2\n\n\fHeader line\nto the next page. " + page
+    chunks = ParagraphChunker(min_size=0, max_size=120)(text)
+    page_break = text.index("\n\n\f")
+    assert all(c.end <= page_break or c.start > page_break for c in chunks), "no chunk crosses the blank line"
+    assert all(a.end <= b.start for a, b in zip(chunks, chunks[1:]))

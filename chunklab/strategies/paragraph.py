@@ -9,7 +9,7 @@ from ..core import Chunker, ParameterError, Span, register
 from ..length import SizeUnit, TokenizerName, length_function
 from ..markdown_blocks import fence_spans
 from ..pack import pack
-from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans
+from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
 from ..spans import union
 
 
@@ -121,7 +121,11 @@ class ParagraphChunker(Chunker):
                 if not sentences:
                     sentences = sentence_spans(text, self.splitter)
                     sentence_starts = [s for s, _ in sentences]
-                units = sentences[bisect_left(sentence_starts, start) : bisect_left(sentence_starts, end)]
+                # Sentences flow across page breaks (`sentence_spans`); paragraphs do not: clip.
+                first = max(0, bisect_right(sentence_starts, start) - 1)
+                within = sentences[first : bisect_left(sentence_starts, end)]
+                clipped = (trim_span(text, max(s, start), min(e, end)) for s, e in within)
+                units = [(s, e) for s, e in clipped if s < e]
             for s, e, _, _ in pack(text, units, self.max_size, measure):
                 yield s, e, touched(s, e), True
 

@@ -8,7 +8,10 @@ from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
+from .paragraph import ParagraphChunker
 from .recursive import RecursiveChunker
+from .sentence import SentenceChunker
+from .sliding import SlidingWindowChunker
 from .table import TableChunker
 from .token import TokenChunker
 
@@ -22,7 +25,10 @@ __all__ = [
     "MarkdownChunker",
     "ModalityChunker",
     "PageChunker",
+    "ParagraphChunker",
     "RecursiveChunker",
+    "SentenceChunker",
+    "SlidingWindowChunker",
     "TableChunker",
     "TokenChunker",
 ]

@@ -6,7 +6,7 @@ from bisect import bisect_left, bisect_right
 from typing import Callable, Iterator
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..markdown_blocks import fence_spans
 from ..pack import pack
 from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
@@ -14,7 +14,7 @@ from ..spans import union
 
 
 @register
-class ParagraphChunker(Chunker):
+class ParagraphChunker(UnitSized, Chunker):
     """One chunk per paragraph (text between blank lines), with short paragraphs merged forward and
     oversized ones split between sentences.
 
@@ -67,17 +67,9 @@ class ParagraphChunker(Chunker):
                 f"(allowed: 0 <= min_size <= {self.max_size}), got min_size={self.min_size}"
             )
 
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """The size of `text` in `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
-
     def spans(self, text: str) -> Iterator[Span]:
         """Yield the paragraph chunks in order."""
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         pieces = list(self._pieces(text, measure))
         merged: list[list] = []  # [start, end, paragraphs, cut]
         for start, end, paragraphs, cut in pieces:

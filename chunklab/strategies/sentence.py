@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import pack
 from ..segment import SentenceMethod, sentence_spans
 
 
 @register
-class SentenceChunker(Chunker):
+class SentenceChunker(UnitSized, Chunker):
     """Split the text into sentences, then join consecutive sentences while they fit `max_size`.
 
     * `splitter` picks the sentence splitter of `chunklab.segment.sentence_spans`: ``"regex"``,
@@ -54,18 +54,10 @@ class SentenceChunker(Chunker):
         self.splitter = splitter
         self.validate()
 
-    def size_limit(self) -> int:
-        """At most `max_size` units per chunk."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """The size of `text` in `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
-
     def spans(self, text: str) -> Iterator[Span]:
         """Yield the packed sentence spans in order."""
         sentences = sentence_spans(text, self.splitter)
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         for start, end, first, last in pack(text, sentences, self.max_size, measure, self.overlap):
             cut = first == last and (start, end) != sentences[first]
             metadata: dict = {"sentences": last - first + 1, "sentence_cut": cut}

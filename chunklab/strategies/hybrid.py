@@ -1,0 +1,582 @@
+"""Hybrid chunking: structure first, then each block by its own rule, then size caps, then context.
+
+Every other strategy of the course sees one kind of structure. The hybrid composes them:
+
+1. **Sections.** A *sectioner* cuts the document into sections, each with its breadcrumb of titles.
+   The default, `structure_sections`, reads markdown and HTML headings from their parsers and, in
+   plain text, numbered clauses and capitalised heading lines (`chunklab.sections.heading_blocks`);
+   a CSV file is one section. A model can do this instead (agentic chunking, `chunklab.llm`).
+   In a text with form feeds (a PDF's pages) running headers and footers are found as in
+   `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
+2. **Routing.** Each part of a section goes to the rule made for it: a table is cut between whole
+   rows (`chunklab.tables.row_groups`, the table chunker's rule) with its header kept for the
+   context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
+   image is kept whole with its caption; prose and lists are split into sentences
+   (`chunklab.segment`) packed into chunks of about equal size (`chunklab.pack`).
+3. **Size caps.** No chunk measures more than `max_size`; a piece of prose smaller than `min_size`
+   joins a neighbour of its section, and a heading with nothing under it but subsections joins the
+   piece that follows it.
+4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
+   the chunk (``metadata["context"]``). The default, `ExtractiveContext`, is the document title, the
+   breadcrumb, and a table's header or a code piece's enclosing definitions; a model can write a
+   situating sentence instead (contextual retrieval, `chunklab.llm.LLMContext`).
+5. **Propositions** (optional): ``propositions(document, chunk) -> list[str]`` stores short
+   statements derived from the chunk in ``metadata["propositions"]``.
+
+The analysis of a text (parse, sections, sentences, pages) is cached per text and per the
+parameters it depends on, so moving a size slider re-runs only the packing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Literal, Sequence
+
+from ..blocks import Block, Format, heading_trails
+from ..core import Chunk, Chunker, ParameterError, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized
+from ..pack import fit, pack
+from ..sections import cached_blocks, heading_blocks
+from ..segment import SentenceMethod, line_spans, sentence_spans, trim_span
+from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
+from .code import code_block_spans
+from .modality import modality_of
+from .page import PageLayout, page_layout
+from .table import table_context
+
+__all__ = [
+    "ContextFunction",
+    "ExtractiveContext",
+    "HybridChunker",
+    "PropositionFunction",
+    "Section",
+    "Sectioner",
+    "document_title",
+    "extractive_propositions",
+    "structure_sections",
+]
+
+Route = Literal["prose", "list", "table", "code", "image"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """Where a section starts and the titles it sits under, outermost first (its own title last).
+
+    A section runs from its `start` to the next section's start; text before the first section
+    belongs to an untitled one.
+    """
+
+    start: int
+    trail: tuple[str, ...] = ()
+
+
+#: ``sectioner(text, fmt) -> sections``: `fmt` is the parser chosen for the text (``"markdown"``,
+#: ``"html"``, ``"csv"`` or ``"text"``).
+Sectioner = Callable[[str, str], Sequence[Section]]
+#: ``contextualize(document, chunk) -> str``: the text to index before the chunk ("" for none).
+ContextFunction = Callable[[str, Chunk], str]
+#: ``propositions(document, chunk) -> list[str]``: short statements the chunk makes.
+PropositionFunction = Callable[[str, Chunk], Sequence[str]]
+
+_TERMINAL = ".!?:;,"
+_MARKUP = "<|-*`>"
+_TITLE_CHARS = 100
+
+
+def structure_sections(text: str, fmt: str) -> tuple[Section, ...]:
+    """The default sectioner: a section at every heading the document's structure shows.
+
+    Markdown and HTML headings come from their parsers; plain text (and markdown without a single
+    heading, such as a contract with a pipe table) is read for numbered clauses and capitalised
+    heading lines (`chunklab.sections.heading_blocks`). A CSV file has no sections.
+    """
+    if fmt == "csv":
+        return ()
+    headings = _without_contents(text, heading_blocks(text, "auto" if fmt == "markdown" else fmt))
+    return tuple(Section(h.start, trail) for h, trail in zip(headings, heading_trails(headings)))
+
+
+#: A run of at least this many adjacent headings that all come again later is a table of contents.
+CONTENTS_RUN = 3
+
+
+def _without_contents(text: str, headings: Sequence[Block]) -> list[Block]:
+    """`headings` without the entries of a table of contents: in a run of headings with only
+    whitespace between them, the ones whose titles recur as later headings, when at least
+    `CONTENTS_RUN` of them do. (A PDF's contents page reads like clauses "1. ...", "2. ...";
+    without this rule every real section of the document would sit under its last entry.)"""
+    runs: list[list[int]] = []
+    for i, heading in enumerate(headings):
+        if runs and not text[headings[i - 1].end : heading.start].strip():
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    later: dict[str, int] = {}  # title -> index of its last occurrence
+    for i, heading in enumerate(headings):
+        later[heading.title] = i
+    dropped = set()
+    for run in runs:
+        repeated = [i for i in run if later[headings[i].title] > i]
+        if len(repeated) >= CONTENTS_RUN:
+            dropped.update(repeated)
+    return [h for i, h in enumerate(headings) if i not in dropped]
+
+
+def document_title(text: str, fmt: str) -> str:
+    """The title a document shows: its first line when that reads as a title (at most 100
+    characters, markdown heading marks removed, not markup, not ending like a sentence), else the
+    first heading its parser finds (markdown, HTML); empty for CSV or when there is neither."""
+    if fmt == "csv":
+        return ""
+    lines = line_spans(text)
+    if lines:
+        line = " ".join(text[slice(*lines[0])].lstrip("#").split())
+        if line and len(line) <= _TITLE_CHARS and line[-1] not in _TERMINAL and line[0] not in _MARKUP:
+            return line
+    if fmt in ("markdown", "html"):
+        return next((b.title for b in cached_blocks(text, fmt) if b.kind == "heading" and b.title), "")
+    return ""
+
+
+@dataclass(frozen=True)
+class ExtractiveContext:
+    """The default ``contextualize``: a contextual chunk header taken from the document itself.
+
+    One line per part that is switched on and present: the document `title`; the `breadcrumb` of
+    section titles (without the title when it opens the breadcrumb); the `header` of a table
+    chunk (caption and header row) or of a code piece cut out of a larger definition (the
+    enclosing signatures); and with `lead`, the first sentence of the chunk's section when the
+    chunk does not hold it. Deterministic and offline; an instance pickles and compares by value.
+    """
+
+    title: bool = True
+    breadcrumb: bool = True
+    header: bool = True
+    lead: bool = False
+
+    def __call__(self, document: str, chunk: Chunk) -> str:
+        """The header lines for `chunk` of `document`, joined by newlines."""
+        meta = chunk.metadata
+        trail = list(meta.get("breadcrumb", ()))
+        title = meta.get("title", "") if self.title else ""
+        lines = []
+        if title and not (self.breadcrumb and trail and trail[0] == title):
+            lines.append(title)
+        if self.breadcrumb and trail:
+            lines.append(" > ".join(trail))
+        if self.header and meta.get("header"):
+            lines.append(meta["header"])
+        if self.lead and meta.get("section_lead"):
+            start, end = meta["section_lead"]
+            if not (chunk.start <= start and end <= chunk.end):
+                lines.append(document[start:end])
+        return "\n".join(lines)
+
+
+_CLAUSE_BREAK = re.compile(r";\s+")
+
+
+def extractive_propositions(document: str, chunk: Chunk) -> list[str]:
+    """The offline ``propositions`` default: the chunk's sentences, cut again at semicolons, each
+    prefixed with the chunk's section title so that it can be read on its own. A model rewrites
+    propositions into self-contained statements (resolving "it" and "this"); this only extracts."""
+    title = (chunk.metadata.get("breadcrumb") or [""])[-1]
+    out = []
+    for s, e in sentence_spans(chunk.text):
+        for part in _CLAUSE_BREAK.split(" ".join(chunk.text[s:e].split())):
+            part = part.lstrip("#").strip()
+            if len(part) > 1 and part != title:
+                out.append(f"{title}: {part}" if title else part)
+    return out
+
+
+@dataclass(frozen=True)
+class _Run:
+    """Consecutive source that one rule chunks: prose units (sentences, headings) or one part."""
+
+    route: Route
+    section: int
+    units: tuple[tuple[int, int], ...] = ()
+    headings: frozenset[int] = frozenset()  # indices of units that are headings
+    part: Block | Table | None = None
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    """What a text is made of, independent of sizes: computed once per text (and sectioner)."""
+
+    fmt: Format | Literal["csv"]
+    title: str
+    sections: tuple[Section, ...]
+    section_ends: tuple[int, ...]
+    section_leads: tuple[tuple[int, int] | None, ...]
+    runs: tuple[_Run, ...]
+    layout: PageLayout | None
+
+
+@dataclass
+class _Piece:
+    """A candidate chunk: its span, the rule that cut it, its section and metadata."""
+
+    start: int
+    end: int
+    route: Route
+    section: int
+    headings_only: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@register
+class HybridChunker(UnitSized, Chunker):
+    """Structure first, then each block by its own rule, then size caps, then a contextual header.
+
+    1. **Sections** from `sectioner` (default `structure_sections`: markdown/HTML headings,
+       numbered clauses and capitalised heading lines of plain text; none in a CSV file).
+    2. **Routing** of every part of a section: tables by whole rows, at most `table_rows` per chunk
+       (the table chunker's rule; the header goes to ``header`` metadata and so into the context);
+       code blocks by the code chunker's rule (whole, else between statements); images whole with
+       their caption; prose and lists as sentences (`sentence_method`) packed into chunks of about
+       equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more.
+    3. **Size caps**: every chunk measures at most `max_size` (in `unit`). A prose or list piece
+       smaller than `min_size` is merged with its smaller neighbour in the same section when the
+       result fits; a piece that holds only headings joins the piece after it when that fits.
+       Table rows and images are never merged: a row with its header is a complete answer.
+    4. **Context**: ``metadata["context"] = contextualize(text, chunk)`` (default
+       `ExtractiveContext`: title, breadcrumb, table header or enclosing code definitions). The
+       document title is `title` or, when None, `document_title` of the text. ``None`` for
+       `contextualize` leaves the context out.
+    5. **Propositions**: with a `propositions` function, ``metadata["propositions"]`` holds its
+       statements for every chunk (`extractive_propositions` offline, `chunklab.llm` with a model).
+
+    Metadata on every chunk: ``modality`` (prose, list, table, code, image), ``section`` (the
+    breadcrumb joined by " > "), ``breadcrumb``, ``title``, ``section_span`` (the whole section's
+    span, for sending a chunk's section instead of the chunk) and, for a text with form feeds,
+    ``page`` and ``pages``; table chunks add ``rows``, ``columns``, ``markdown``, ``records`` and
+    ``header``; code chunks ``language`` and ``definitions``; image chunks ``alt``, ``path`` and
+    ``caption``. The callables are shown fixed in `explore`; module-level functions and frozen
+    dataclass instances keep the chunker picklable and comparable.
+
+    Size contract: every chunk measures at most `max_size`, except a single character that a
+    tokenizer counts as more tokens than that (see `chunklab.pack.fit`). A sentence, row or line
+    longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a
+    short section stays a short chunk rather than join another section.
+    """
+
+    name = "hybrid"
+    bounds = {"max_size": (1, None), "min_size": (0, None), "table_rows": (1, None)}
+    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1000, 25), "table_rows": (1, 20, 1)}
+    view_options = {"colour_by": "modality"}
+
+    def __init__(
+        self,
+        max_size: int = 400,
+        min_size: int = 100,
+        table_rows: int = 1,
+        sentence_method: SentenceMethod = "regex",
+        fmt: DocumentFormat = "auto",
+        title: str | None = None,
+        sectioner: Sectioner = structure_sections,
+        contextualize: ContextFunction | None = ExtractiveContext(),
+        propositions: PropositionFunction | None = None,
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.max_size = max_size
+        self.min_size = min_size
+        self.table_rows = table_rows
+        self.sentence_method = sentence_method
+        self.fmt = fmt
+        self.title = title
+        self.sectioner = sectioner
+        self.contextualize = contextualize
+        self.propositions = propositions
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def check(self) -> None:
+        """`min_size` below `max_size`; `title` a str or None; the three steps callables."""
+        self.require_smaller("min_size", "max_size")
+        if self.title is not None and not isinstance(self.title, str):
+            raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
+        for name, optional in (("sectioner", False), ("contextualize", True), ("propositions", True)):
+            value = getattr(self, name)
+            if not callable(value) and not (optional and value is None):
+                allowed = "a callable or None" if optional else "a callable"
+                raise ParameterError(f"HybridChunker: parameter {name!r} must be {allowed}, got {value!r}")
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """The chunks of `text`: routed, capped, merged, then given their context."""
+        analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
+        measure = self.measure_function()
+        pieces = [piece for run in analysis.runs for piece in self._cut(text, run, measure)]
+        pieces = _merge(text, pieces, self.min_size, self.max_size, measure)
+        title = analysis.title if self.title is None else self.title
+        for index, piece in enumerate(pieces):
+            metadata = self._metadata(text, analysis, piece, title)
+            if self.contextualize is not None or self.propositions is not None:
+                draft = Chunk(text[piece.start : piece.end], piece.start, piece.end, index, metadata)
+                if self.contextualize is not None:
+                    context = self.contextualize(text, draft)
+                    if context:
+                        metadata["context"] = context
+                if self.propositions is not None:
+                    metadata["propositions"] = list(self.propositions(text, draft))
+            yield piece.start, piece.end, metadata
+
+    # -- routing ----------------------------------------------------------------------------------
+    def _cut(self, text: str, run: _Run, measure: Callable[[str], int]) -> list[_Piece]:
+        """The pieces one rule cuts a run into, each at most `max_size`."""
+        limit = self.max_size
+        if run.route == "table":
+            table = run.part
+            header = table_context(table, (), "header")
+            out = []
+            for start, end, first, last, partial in row_groups(text, table, self.table_rows, limit, measure):
+                metadata = {**table_metadata(table, first, last), "header": header}
+                if partial:
+                    metadata["partial_row"] = True
+                out.append(_Piece(start, end, "table", run.section, metadata=metadata))
+            return out
+        if run.route == "code":
+            block = run.part
+            out = []
+            for start, end, meta in code_block_spans(text, block, limit, measure):
+                metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
+                if meta.get("context"):
+                    metadata["header"] = meta["context"]
+                out.append(_Piece(start, end, "code", run.section, metadata=metadata))
+            return out
+        if run.route == "image":
+            block = run.part
+            caption = str(block.attrs.get("caption", ""))
+            alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
+            metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
+            return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in fit(text, block.start, block.end, limit, measure)]
+        out = []
+        for start, end, first, last in balanced_pack(text, run.units, limit, measure):
+            headings_only = all(i in run.headings for i in range(first, last + 1))
+            out.append(_Piece(start, end, run.route, run.section, headings_only=headings_only))
+        return out
+
+    def _metadata(self, text: str, analysis: _Analysis, piece: _Piece, title: str) -> dict[str, Any]:
+        trail = analysis.sections[piece.section].trail if piece.section >= 0 else ()
+        start = analysis.sections[piece.section].start if piece.section >= 0 else 0
+        end = analysis.section_ends[piece.section] if piece.section >= 0 else analysis.section_ends[-1]
+        metadata: dict[str, Any] = {
+            "modality": piece.route,
+            "section": " > ".join(trail),
+            "breadcrumb": list(trail),
+            "title": title,
+            "section_span": trim_span(text, start, end),
+        }
+        lead = analysis.section_leads[piece.section] if piece.section >= 0 else None
+        if lead is not None:
+            metadata["section_lead"] = lead
+        if analysis.layout is not None:
+            pages = analysis.layout.pages_of(piece.start, piece.end) or [1]
+            metadata.update(page=pages[0], pages=pages)
+        metadata.update(piece.metadata)
+        return metadata
+
+
+def balanced_pack(
+    text: str, units: Sequence[tuple[int, int]], limit: int, measure: Callable[[str], int] = len
+) -> list[tuple[int, int, int, int]]:
+    """`chunklab.pack.pack` with sizes evened out: as few chunks as `limit` allows, packed under the
+    smallest limit that needs no more of them and cuts no unit (found by bisection: the greedy
+    count never grows with the limit). Greedy packing alone fills every chunk but the last, which
+    may be tiny. When a unit alone is bigger than `limit`, the greedy packing is returned as is."""
+    greedy = pack(text, units, limit, measure)
+    if len(greedy) < 2:
+        return greedy
+    largest = max(measure(text[s:e]) for s, e in units)
+    if largest > limit:
+        return greedy
+    low, high, best = largest, limit, greedy
+    while low < high:
+        middle = (low + high) // 2
+        trial = pack(text, units, middle, measure)
+        if len(trial) <= len(greedy):
+            high, best = middle, trial
+        else:
+            low = middle + 1
+    return best
+
+
+# -- merging --------------------------------------------------------------------------------------
+_PROSE = frozenset({"prose", "list"})
+
+
+def _merge(text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]) -> list[_Piece]:
+    """Apply the size caps' lower side: headings join what follows, small prose joins a neighbour."""
+    fits = lambda a, b: measure(text[a.start : b.end]) <= max_size  # noqa: E731
+    out: list[_Piece] = []
+    for piece in pieces:  # a heading alone introduces the next piece: join it
+        if out and out[-1].headings_only and fits(out[-1], piece):
+            head = out.pop()
+            piece = _Piece(head.start, piece.end, piece.route, piece.section, piece.headings_only, piece.metadata)
+        out.append(piece)
+    if min_size <= 0:
+        return out
+    i = 0
+    while i < len(out):
+        piece = out[i]
+        if piece.route not in _PROSE or measure(text[piece.start : piece.end]) >= min_size:
+            i += 1
+            continue
+        options = []
+        if i > 0 and _joinable(out[i - 1], piece) and fits(out[i - 1], piece):
+            options.append((measure(text[out[i - 1].start : out[i - 1].end]), i - 1))
+        if i + 1 < len(out) and _joinable(piece, out[i + 1]) and fits(piece, out[i + 1]):
+            options.append((measure(text[out[i + 1].start : out[i + 1].end]), i))
+        if not options:
+            i += 1
+            continue
+        _, left = min(options)
+        a, b = out[left], out[left + 1]
+        route: Route = a.route if a.route == b.route else "prose"
+        out[left : left + 2] = [_Piece(a.start, b.end, route, a.section)]
+        i = left
+    return out
+
+
+def _joinable(a: _Piece, b: _Piece) -> bool:
+    """May two neighbouring pieces become one? Prose (or list) pieces of the same section."""
+    return a.section == b.section and a.route in _PROSE and b.route in _PROSE
+
+
+# -- analysis -------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
+    """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
+    resolved = resolve_format(text, fmt)
+    sections = _checked_sections(sectioner(text, resolved), len(text))
+    starts = [s.start for s in sections]
+    layout = page_layout(text) if "\f" in text else None
+    furniture = _Furniture.of(layout)
+    runs: list[_Run] = []
+    prose: list[tuple[int, int]] = []
+    headings: set[int] = set()
+    kinds: set[str] = set()
+    current = -2
+
+    def close() -> None:
+        if prose:
+            route: Route = "list" if kinds == {"list"} else "prose"
+            runs.append(_Run(route, current, tuple(prose), frozenset(headings)))
+        prose.clear()
+        headings.clear()
+        kinds.clear()
+
+    for part, _ in document_parts(text, fmt):
+        if isinstance(part, Table) or part.kind in ("code", "image"):
+            close()
+            route: Route = "table" if isinstance(part, Table) else part.kind  # type: ignore[assignment]
+            runs.append(_Run(route, _section_at(starts, part.start), part=part))
+            continue
+        if part.kind == "rule":
+            continue
+        for section, start, end in _clip(starts, part.start, part.end):
+            if section != current:
+                close()
+                current = section
+            for s, e in _units(text, part, start, end, sentence_method, furniture):
+                if part.kind == "heading":
+                    headings.add(len(prose))
+                kinds.add("list" if part.kind == "list" else "heading" if part.kind == "heading" else "prose")
+                prose.append((s, e))
+    close()
+    ends = tuple([*starts[1:], len(text)])
+    leads = tuple(_lead(text, runs, i) for i in range(len(sections)))
+    title = document_title(text, resolved)
+    return _Analysis(resolved, title, sections, ends, leads, tuple(runs), layout)
+
+
+def _checked_sections(found: Sequence[Section], length: int) -> tuple[Section, ...]:
+    """The sectioner's sections, checked and sorted, with an untitled one from 0 when needed."""
+    sections = []
+    for section in found:
+        if not isinstance(section, Section):
+            raise ValueError(f"a sectioner must return Section objects, got {section!r}")
+        if not (isinstance(section.start, int) and 0 <= section.start <= length):
+            raise ValueError(f"a section must start inside the text [0, {length}], got {section.start!r}")
+        if not (isinstance(section.trail, tuple) and all(isinstance(t, str) for t in section.trail)):
+            raise ValueError(f"a section's trail must be a tuple of str, got {section.trail!r}")
+        sections.append(section)
+    sections.sort(key=lambda s: s.start)
+    unique: list[Section] = []
+    for section in sections:  # two sections at one offset: the later (innermost) one wins
+        if unique and unique[-1].start == section.start:
+            unique[-1] = section
+        else:
+            unique.append(section)
+    if not unique or unique[0].start > 0:
+        unique.insert(0, Section(0, ()))
+    return tuple(unique)
+
+
+def _section_at(starts: Sequence[int], pos: int) -> int:
+    return max(bisect.bisect_right(starts, pos) - 1, 0)
+
+
+def _clip(starts: Sequence[int], start: int, end: int) -> Iterator[tuple[int, int, int]]:
+    """``(section, start, end)`` for each section that ``[start, end)`` overlaps, clipped to it."""
+    i = _section_at(starts, start)
+    while start < end:
+        stop = min(end, starts[i + 1]) if i + 1 < len(starts) else end
+        if start < stop:
+            yield i, start, stop
+        start = max(start, stop)
+        i += 1
+
+
+@dataclass(frozen=True)
+class _Furniture:
+    """Running header and footer lines by where they start and where they end."""
+
+    by_start: dict[int, int]
+    by_end: dict[int, int]
+
+    @classmethod
+    def of(cls, layout: PageLayout | None) -> _Furniture:
+        lines = layout.furniture if layout is not None else ()
+        return cls({s: e for s, e in lines}, {e: s for s, e in lines})
+
+    def trim(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """``[start, end)`` without the header or footer lines at its edges (None if nothing is left)."""
+        while start in self.by_start and self.by_start[start] <= end:
+            start = trim_span(text, self.by_start[start], end)[0]
+        while end in self.by_end and self.by_end[end] >= start:
+            end = trim_span(text, start, self.by_end[end])[1]
+        return (start, end) if start < end else None
+
+
+def _units(
+    text: str, block: Block, start: int, end: int, method: SentenceMethod, furniture: _Furniture
+) -> list[tuple[int, int]]:
+    """The units of a prose block clipped to ``[start, end)``: the heading whole, else sentences,
+    with running headers and footers trimmed off their edges (and dropped when nothing else)."""
+    start, end = trim_span(text, start, end)
+    if start >= end:
+        return []
+    if block.kind == "heading":
+        spans = [(start, end)]
+    else:
+        spans = [(start + s, start + e) for s, e in sentence_spans(text[start:end], method)] or [(start, end)]
+    return [unit for s, e in spans if (unit := furniture.trim(text, s, e))]
+
+
+def _lead(text: str, runs: Sequence[_Run], section: int) -> tuple[int, int] | None:
+    """The span of the first sentence of a section that is not a heading."""
+    for run in runs:
+        if run.section == section and run.units:
+            for i, unit in enumerate(run.units):
+                if i not in run.headings:
+                    return unit
+            return None
+    return None

@@ -113,14 +113,20 @@ def test_a_heading_alone_joins_what_follows_it():
     assert first.text.startswith("# Top") and first.metadata["breadcrumb"] == ["Top", "Sub"]
 
 
-def test_small_prose_joins_a_neighbour_of_its_section_but_rows_never_merge():
-    text = "# T\n\n" + " ".join(f"Sentence number {i} is here." for i in range(12)) + "\n\nTiny end."
+def test_small_pieces_join_a_neighbour_section_or_rows_of_their_table():
+    text = "# Guide\n\n## A\n\nShort a.\n\n## B\n\nShort b.\n\n## C\n\n" + "A longer sentence about C. " * 6
     loose = chunks_of(text, max_size=200, min_size=0)
-    merged = chunks_of(text, max_size=200, min_size=120)
-    assert len(merged) <= len(loose)
-    assert all(len(c) >= 120 for c in merged[:-1]) and all(len(c) <= 200 for c in merged)
-    rows = by_modality(chunks_of(MIXED, min_size=300), "table")
-    assert [c.metadata["rows"] for c in rows] == [[1], [2], [3]]
+    merged = chunks_of(text, max_size=200, min_size=60)
+    assert [c.metadata["section"] for c in loose] == ["Guide > A", "Guide > B", "Guide > C"]
+    assert [c.metadata["section"] for c in merged] == ["Guide", "Guide > C"]  # A and B under their common parent
+    assert merged[0].text.startswith("# Guide") and merged[0].text.endswith("Short b.")
+    assert merged[0].metadata["section_span"] == (text.index("## A"), text.index("## C") - 2)
+    rows = by_modality(chunks_of(MIXED, min_size=25), "table")
+    assert [c.metadata["rows"] for c in rows] == [[1], [2, 3]]  # the first row chunk spans the header lines
+    assert rows[1].metadata["records"] == [{"Size (MB)": "128", "Hit rate (%)": "55.7"}, {"Size (MB)": "256", "Hit rate (%)": "63.2"}]
+    assert rows[1].metadata["markdown"].endswith("| 128 | 55.7 |\n| 256 | 63.2 |")
+    code = by_modality(chunks_of(MIXED, max_size=80, min_size=79), "code")
+    assert len(code) == 2  # code is never merged
 
 
 @given(st.lists(st.integers(1, 90), min_size=1, max_size=40), st.integers(90, 400))

@@ -13,9 +13,9 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
    image is kept whole with its caption; prose and lists are split into sentences
    (`chunklab.segment`) packed into chunks of about equal size (`chunklab.pack`).
-3. **Size caps.** No chunk measures more than `max_size`; a piece of prose smaller than `min_size`
-   joins a neighbour of its section, and a heading with nothing under it but subsections joins the
-   piece that follows it.
+3. **Size caps.** No chunk measures more than `max_size`; a piece smaller than `min_size` joins its
+   neighbour (prose with prose of its section, table rows with rows of their table), and a heading
+   with nothing under it but subsections joins the piece that follows it.
 4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
    the chunk (``metadata["context"]``). The default, `ExtractiveContext`, is the document title, the
    breadcrumb, and a table's header or a code piece's enclosing definitions; a model can write a
@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..blocks import Block, Format, heading_trails
+from ..blocks import Block, heading_trails
 from ..core import Chunk, Chunker, ParameterError, Span, register
 from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import fit, pack
@@ -43,7 +43,7 @@ from ..sections import cached_blocks, heading_blocks
 from ..segment import SentenceMethod, line_spans, sentence_spans, trim_span
 from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
 from .code import code_block_spans
-from .modality import modality_of
+from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
 from .table import table_context
 
@@ -209,7 +209,6 @@ class _Run:
 class _Analysis:
     """What a text is made of, independent of sizes: computed once per text (and sectioner)."""
 
-    fmt: Format | Literal["csv"]
     title: str
     sections: tuple[Section, ...]
     section_ends: tuple[int, ...]
@@ -220,7 +219,8 @@ class _Analysis:
 
 @dataclass
 class _Piece:
-    """A candidate chunk: its span, the rule that cut it, its section and metadata."""
+    """A candidate chunk: its span, the rule that cut it, its section and metadata (and, for a
+    table chunk, its table and the data rows it holds, so that merged rows can be rendered again)."""
 
     start: int
     end: int
@@ -228,6 +228,9 @@ class _Piece:
     section: int
     headings_only: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
+    table: Table | None = None
+    rows: tuple[int, int] = (-1, -1)
+    last_section: int = -1  # the section the piece ends in, when it spans several (else -1)
 
 
 @register
@@ -236,15 +239,16 @@ class HybridChunker(UnitSized, Chunker):
 
     1. **Sections** from `sectioner` (default `structure_sections`: markdown/HTML headings,
        numbered clauses and capitalised heading lines of plain text; none in a CSV file).
-    2. **Routing** of every part of a section: tables by whole rows, at most `table_rows` per chunk
-       (the table chunker's rule; the header goes to ``header`` metadata and so into the context);
+    2. **Routing** of every part of a section: tables by whole rows (the table chunker's rule; the
+       header goes to ``header`` metadata and so into the context);
        code blocks by the code chunker's rule (whole, else between statements); images whole with
        their caption; prose and lists as sentences (`sentence_method`) packed into chunks of about
        equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more.
-    3. **Size caps**: every chunk measures at most `max_size` (in `unit`). A prose or list piece
-       smaller than `min_size` is merged with its smaller neighbour in the same section when the
-       result fits; a piece that holds only headings joins the piece after it when that fits.
-       Table rows and images are never merged: a row with its header is a complete answer.
+    3. **Size caps**: every chunk measures at most `max_size` (in `unit`). Two neighbouring pieces
+       of which one is smaller than `min_size` become one when the result fits: prose (or list)
+       pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
+       reach `min_size`; ``min_size=0`` gives one row per chunk). A piece that holds only headings
+       joins the piece after it when that fits. Code and images are never merged.
     4. **Context**: ``metadata["context"] = contextualize(text, chunk)`` (default
        `ExtractiveContext`: title, breadcrumb, table header or enclosing code definitions). The
        document title is `title` or, when None, `document_title` of the text. ``None`` for
@@ -262,20 +266,20 @@ class HybridChunker(UnitSized, Chunker):
 
     Size contract: every chunk measures at most `max_size`, except a single character that a
     tokenizer counts as more tokens than that (see `chunklab.pack.fit`). A sentence, row or line
-    longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a
-    short section stays a short chunk rather than join another section.
+    longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a piece
+    stays small when no neighbour may join it (prose next to a table, a code block, an image) or
+    when joining would pass `max_size`.
     """
 
     name = "hybrid"
-    bounds = {"max_size": (1, None), "min_size": (0, None), "table_rows": (1, None)}
-    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1000, 25), "table_rows": (1, 20, 1)}
-    view_options = {"colour_by": "modality"}
+    bounds = {"max_size": (1, None), "min_size": (0, None)}
+    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1000, 25)}
+    view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
         max_size: int = 400,
         min_size: int = 100,
-        table_rows: int = 1,
         sentence_method: SentenceMethod = "regex",
         fmt: DocumentFormat = "auto",
         title: str | None = None,
@@ -287,7 +291,6 @@ class HybridChunker(UnitSized, Chunker):
     ) -> None:
         self.max_size = max_size
         self.min_size = min_size
-        self.table_rows = table_rows
         self.sentence_method = sentence_method
         self.fmt = fmt
         self.title = title
@@ -334,13 +337,13 @@ class HybridChunker(UnitSized, Chunker):
         limit = self.max_size
         if run.route == "table":
             table = run.part
-            header = table_context(table, (), "header")
             out = []
-            for start, end, first, last, partial in row_groups(text, table, self.table_rows, limit, measure):
-                metadata = {**table_metadata(table, first, last), "header": header}
+            for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
+                piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
+                piece.metadata = _table_metadata(piece)
                 if partial:
-                    metadata["partial_row"] = True
-                out.append(_Piece(start, end, "table", run.section, metadata=metadata))
+                    piece.metadata["partial_row"] = True
+                out.append(piece)
             return out
         if run.route == "code":
             block = run.part
@@ -364,17 +367,16 @@ class HybridChunker(UnitSized, Chunker):
         return out
 
     def _metadata(self, text: str, analysis: _Analysis, piece: _Piece, title: str) -> dict[str, Any]:
-        trail = analysis.sections[piece.section].trail if piece.section >= 0 else ()
-        start = analysis.sections[piece.section].start if piece.section >= 0 else 0
-        end = analysis.section_ends[piece.section] if piece.section >= 0 else analysis.section_ends[-1]
+        first, last = piece.section, max(piece.section, piece.last_section)
+        trail = _common_prefix([analysis.sections[i].trail for i in range(first, last + 1)])
         metadata: dict[str, Any] = {
             "modality": piece.route,
             "section": " > ".join(trail),
             "breadcrumb": list(trail),
             "title": title,
-            "section_span": trim_span(text, start, end),
+            "section_span": trim_span(text, analysis.sections[first].start, analysis.section_ends[last]),
         }
-        lead = analysis.section_leads[piece.section] if piece.section >= 0 else None
+        lead = analysis.section_leads[first]
         if lead is not None:
             metadata["section_lead"] = lead
         if analysis.layout is not None:
@@ -382,6 +384,17 @@ class HybridChunker(UnitSized, Chunker):
             metadata.update(page=pages[0], pages=pages)
         metadata.update(piece.metadata)
         return metadata
+
+
+def _common_prefix(trails: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """The titles every trail starts with: the breadcrumb of a chunk that spans sibling sections."""
+    prefix = trails[0]
+    for trail in trails[1:]:
+        n = 0
+        while n < min(len(prefix), len(trail)) and prefix[n] == trail[n]:
+            n += 1
+        prefix = prefix[:n]
+    return prefix
 
 
 def balanced_pack(
@@ -413,41 +426,61 @@ _PROSE = frozenset({"prose", "list"})
 
 
 def _merge(text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]) -> list[_Piece]:
-    """Apply the size caps' lower side: headings join what follows, small prose joins a neighbour."""
-    fits = lambda a, b: measure(text[a.start : b.end]) <= max_size  # noqa: E731
-    out: list[_Piece] = []
-    for piece in pieces:  # a heading alone introduces the next piece: join it
-        if out and out[-1].headings_only and fits(out[-1], piece):
-            head = out.pop()
-            piece = _Piece(head.start, piece.end, piece.route, piece.section, piece.headings_only, piece.metadata)
-        out.append(piece)
+    """The lower size cap, in two linear passes. Forward: a piece that holds only headings, or one
+    still smaller than `min_size`, takes in the piece after it. Backward: a piece still smaller
+    than `min_size` (the last of its kind) joins the piece before it. Pieces join only when they
+    may (`_joinable`, headings excepted) and the result measures at most `max_size`."""
+
+    def small(piece: _Piece) -> bool:
+        return measure(text[piece.start : piece.end]) < min_size
+
+    def fits(a: _Piece, b: _Piece) -> bool:
+        return measure(text[a.start : b.end]) <= max_size
+
+    forward: list[_Piece] = []
+    for piece in pieces:
+        if forward:
+            last = forward[-1]
+            if (last.headings_only or (_joinable(last, piece) and small(last))) and fits(last, piece):
+                forward[-1] = _joined(last, piece)
+                continue
+        forward.append(piece)
     if min_size <= 0:
-        return out
-    i = 0
-    while i < len(out):
-        piece = out[i]
-        if piece.route not in _PROSE or measure(text[piece.start : piece.end]) >= min_size:
-            i += 1
+        return forward
+    out: list[_Piece] = []
+    for piece in forward:
+        if out and small(piece) and _joinable(out[-1], piece) and fits(out[-1], piece):
+            out[-1] = _joined(out[-1], piece)
             continue
-        options = []
-        if i > 0 and _joinable(out[i - 1], piece) and fits(out[i - 1], piece):
-            options.append((measure(text[out[i - 1].start : out[i - 1].end]), i - 1))
-        if i + 1 < len(out) and _joinable(piece, out[i + 1]) and fits(piece, out[i + 1]):
-            options.append((measure(text[out[i + 1].start : out[i + 1].end]), i))
-        if not options:
-            i += 1
-            continue
-        _, left = min(options)
-        a, b = out[left], out[left + 1]
-        route: Route = a.route if a.route == b.route else "prose"
-        out[left : left + 2] = [_Piece(a.start, b.end, route, a.section)]
-        i = left
+        out.append(piece)
     return out
 
 
 def _joinable(a: _Piece, b: _Piece) -> bool:
-    """May two neighbouring pieces become one? Prose (or list) pieces of the same section."""
-    return a.section == b.section and a.route in _PROSE and b.route in _PROSE
+    """May two neighbours become one? Prose (or list) pieces, even of neighbouring sections (a
+    section too short to stand alone joins its neighbour, under their common breadcrumb), or whole
+    rows of one table."""
+    if a.route == b.route == "table":
+        return a.table is b.table and not a.metadata.get("partial_row") and not b.metadata.get("partial_row")
+    return a.route in _PROSE and b.route in _PROSE
+
+
+def _joined(a: _Piece, b: _Piece) -> _Piece:
+    """One piece from ``[a.start, b.end)``: a heading piece takes on what it introduces; rows of a
+    table are rendered again; prose keeps the sections it spans."""
+    if a.headings_only:
+        return _Piece(a.start, b.end, b.route, b.section, b.headings_only, b.metadata, b.table, b.rows, b.last_section)
+    if a.route == "table":
+        joined = _Piece(a.start, b.end, "table", a.section, table=a.table, rows=(a.rows[0], b.rows[1]))
+        joined.metadata = _table_metadata(joined)
+        return joined
+    route: Route = a.route if a.route == b.route else "prose"
+    return _Piece(a.start, b.end, route, a.section, last_section=max(b.section, b.last_section))
+
+
+def _table_metadata(piece: _Piece) -> dict[str, Any]:
+    """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
+    return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
 
 
 # -- analysis -------------------------------------------------------------------------------------
@@ -494,7 +527,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     ends = tuple([*starts[1:], len(text)])
     leads = tuple(_lead(text, runs, i) for i in range(len(sections)))
     title = document_title(text, resolved)
-    return _Analysis(resolved, title, sections, ends, leads, tuple(runs), layout)
+    return _Analysis(title, sections, ends, leads, tuple(runs), layout)
 
 
 def _checked_sections(found: Sequence[Section], length: int) -> tuple[Section, ...]:

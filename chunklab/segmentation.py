@@ -114,21 +114,31 @@ def segmentation_scores(
     }
 
 
-def segmentation_table(chunkers: Mapping[str, Chunker], docs: Sequence[Document], max_level: int = 2) -> Any:
+def segmentation_table(
+    chunkers: Mapping[str, Chunker], docs: Sequence[Document], max_level: int = 2, baseline: str | None = "equal parts"
+) -> Any:
     """Pk and WindowDiff of every chunker on every document against its `section_starts`.
 
-    Returns a pandas DataFrame with one row per chunker and document (``chunker``, ``doc``,
-    ``pk``, ``windowdiff``, ``k``, ``reference``, ``hypothesis``, ``words``). Documents without
-    any section heading are skipped.
+    With `baseline` (a label), each document also gets the classic baseline row: fixed-size
+    windows (snapped to words) sized so that there are as many segments as real sections, i.e.
+    the right *number* of cuts placed blindly. Returns a pandas DataFrame with one row per chunker
+    and document (``chunker``, ``doc``, ``pk``, ``windowdiff``, ``k``, ``reference``,
+    ``hypothesis``, ``words``). Documents without any section heading are skipped.
     """
     import pandas as pd
+
+    from .core import CHUNKERS
 
     rows = []
     for doc in docs:
         reference = section_starts(doc.text, max_level)
         if not reference:
             continue
-        for label, chunker in chunkers.items():
+        runs = dict(chunkers)
+        if baseline:
+            size = max(1, round(len(doc.text) / (len(reference) + 1)))
+            runs[baseline] = CHUNKERS["fixed"](size=size, snap_to_words=True)
+        for label, chunker in runs.items():
             scores = segmentation_scores(chunker(doc.text), reference, doc.text)
             rows.append({"chunker": label, "doc": doc.name, **scores})
     return pd.DataFrame(rows)

@@ -22,6 +22,7 @@ from chunklab.strategies import SemanticChunker, SemanticClusterChunker
 from chunklab.strategies.semantic import (
     BREAKPOINT_METHODS,
     breakpoints,
+    chunk_cohesion,
     optimal_segments,
     sentence_units,
     similarity_curve,
@@ -240,7 +241,7 @@ def test_dynamic_programming_finds_the_optimum(data, n, dim) -> None:
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     reach = data.draw(st.integers(1, n))
     earliest = np.array([0] + [max(0, j - reach) for j in range(1, n + 1)])
-    segments, _ = optimal_segments(vectors, earliest)
+    segments = optimal_segments(vectors, earliest)
     assert segments[0][0] == 0 and segments[-1][1] == n
     assert all(a == b for (_, a), (b, _) in zip(segments, segments[1:]))
     assert all(a >= earliest[b] for a, b in segments)
@@ -255,6 +256,15 @@ def test_cluster_chunker_recovers_topic_blocks(embedder) -> None:
     chunks = SemanticClusterChunker(max_size=600, embedder=embedder)(text)
     assert [c.start for c in chunks] == [0, text.index("Bonds"), text.index("Ships")]
     assert all(c.metadata["cohesion"] > 0.5 for c in chunks)
+
+
+def test_chunk_cohesion_is_the_mean_pairwise_similarity(embedder) -> None:
+    text = topic_text((PETS, 3), (SHIPS, 3))
+    units = sentence_units(text)
+    v = embedder([text[s:e] for s, e in units])
+    whole, single = chunk_cohesion(text, [(0, len(text)), units[0]], embedder=embedder)
+    pairs = [v[i] @ v[j] for i in range(6) for j in range(i + 1, 6)]
+    assert whole == pytest.approx(np.mean(pairs), abs=1e-6) and single is None
 
 
 def test_cluster_chunker_size_contract_and_long_sentences(embedder) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
@@ -38,6 +38,7 @@ __all__ = [
     "SemanticClusterChunker",
     "SimilarityCurve",
     "breakpoints",
+    "chunk_cohesion",
     "sentence_units",
     "similarity_curve",
 ]
@@ -190,6 +191,22 @@ def breakpoints(distances: np.ndarray, method: BreakpointMethod, threshold: floa
     else:
         raise ValueError(f"method must be one of {list(BREAKPOINT_METHODS)}, got {method!r}")
     return np.flatnonzero(scores > cutoff), cutoff
+
+
+def chunk_cohesion(
+    text: str, spans: Sequence[tuple[int, int]], sentence_method: SentenceMethod = "regex", embedder: Embedder | None = None
+) -> list[float | None]:
+    """For each span, the mean cosine similarity of the pairs of sentences that start inside it
+    (None for a span with fewer than two): how much a chunk is about one thing, in the embedder's
+    eyes. Works for any chunking of `text`; sentence vectors come from the same cache as the
+    chunkers'."""
+    units, vectors = sentence_vectors(text, sentence_method, embedder)
+    starts = np.array([s for s, _ in units], dtype=np.int64)
+    out: list[float | None] = []
+    for start, end in spans:
+        a, b = np.searchsorted(starts, start, side="left"), np.searchsorted(starts, end, side="left")
+        out.append(_mean_pair_similarity(vectors[a:b]) if b - a >= 2 else None)
+    return out
 
 
 # -- shared parameter handling ------------------------------------------------------------------------
@@ -406,13 +423,8 @@ class SemanticClusterChunker(_SentenceEmbeddingChunker):
             return
         measure = length_function(self.unit, self.tokenizer)
         earliest = _earliest_starts(text, units, self.max_size, measure)
-        bounds, band = optimal_segments(vectors, earliest)
-        for a, b in bounds:
-            pairs = (b - a) * (b - a - 1) // 2
-            cohesion = None
-            if pairs:
-                total = sum(float(band[i, 1 : b - i].sum()) for i in range(a, b - 1))
-                cohesion = round(total / pairs, 4)
+        for a, b in optimal_segments(vectors, earliest):
+            cohesion = round(_mean_pair_similarity(vectors[a:b]), 4) if b - a >= 2 else None
             yield units[a][0], units[b - 1][1], {"cohesion": cohesion}
 
 
@@ -433,23 +445,20 @@ def _earliest_starts(
     return earliest
 
 
-def optimal_segments(vectors: np.ndarray, earliest: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+def optimal_segments(vectors: np.ndarray, earliest: np.ndarray) -> list[tuple[int, int]]:
     """The segmentation of n unit vectors that maximises the summed centred similarity of the pairs
     inside each segment, where a segment ending before unit ``j`` may start no earlier than
-    ``earliest[j]``.
+    ``earliest[j]``. Returns the segments as ``(first, end)`` index pairs (end exclusive).
 
-    Returns the segments as ``(first, end)`` index pairs (end exclusive) and the band of raw cosine
-    similarities ``band[i, o] = cos(v_i, v_{i+o})`` for ``0 < o < m`` (m = the longest segment
-    allowed), which the caller can reuse.
+    Only similarities of units at most m - 1 apart are computed (m = the longest segment allowed),
+    as a band: O(n * m) time and memory.
     """
     n = len(vectors)
     reach = int(max(j - earliest[j] for j in range(1, n + 1)))
     mean = _mean_pair_similarity(vectors)
-    band = np.zeros((n, max(reach, 1)), dtype=np.float64)
-    centred = np.zeros_like(band)
+    centred = np.zeros((n, max(reach, 1)), dtype=np.float64)  # centred[i, o]: unit i with unit i + o
     for offset in range(1, reach):
-        band[: n - offset, offset] = np.einsum("ij,ij->i", vectors[: n - offset], vectors[offset:])
-        centred[: n - offset, offset] = band[: n - offset, offset] - mean
+        centred[: n - offset, offset] = np.einsum("ij,ij->i", vectors[: n - offset], vectors[offset:]) - mean
     # gain[i, m] = sum of centred similarities of unit i with units i+1 .. i+m
     gain = np.cumsum(centred, axis=1)
     best = np.full(n + 1, -np.inf)
@@ -469,7 +478,7 @@ def optimal_segments(vectors: np.ndarray, earliest: np.ndarray) -> tuple[list[tu
     while j > 0:
         segments.append((int(choice[j]), j))
         j = int(choice[j])
-    return segments[::-1], band
+    return segments[::-1]
 
 
 def _best_index(totals: np.ndarray, chunks: np.ndarray) -> int:

@@ -121,6 +121,14 @@ def test_topic_profile_rows_are_distributions() -> None:
     assert profile.dominant.shape == (len(profile.units),)
 
 
+@pytest.mark.parametrize("method", ["lda", "nmf"])
+def test_more_topics_than_sentences_or_words(method) -> None:
+    text = "A short warm-up text. It makes a chunker load what it needs.\n\nA second paragraph follows here."
+    profile = topic_profile(text, method, n_topics=8)
+    assert 1 <= len(profile.words) <= 3 and profile.mixtures.shape == (3, len(profile.words))
+    assert TopicChunker(method=method, n_topics=8)(text)
+
+
 def test_topic_models_without_words_give_one_segment() -> None:
     text = "12 34. 56 78. 90 12.\n\n34 56. 78 90."
     for method in ("lda", "nmf", "texttiling"):

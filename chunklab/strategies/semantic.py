@@ -36,6 +36,7 @@ __all__ = [
     "BreakpointMethod",
     "SemanticChunker",
     "SemanticClusterChunker",
+    "SentenceGroupChunker",
     "SimilarityCurve",
     "breakpoints",
     "chunk_cohesion",
@@ -210,14 +211,13 @@ def chunk_cohesion(
 
 
 # -- shared parameter handling ------------------------------------------------------------------------
-class _SentenceEmbeddingChunker(Chunker):
-    """What both semantic chunkers share: sentence units, an embedder, a size measure and limit."""
+class SentenceGroupChunker(Chunker):
+    """Base of the chunkers that group whole sentences into chunks of at most `max_size` in `unit`
+    (the semantic and the topic chunkers): their size contract and measure."""
 
     max_size: int
     unit: SizeUnit
     tokenizer: TokenizerName
-    sentence_method: SentenceMethod
-    embedder: Embedder | None
 
     def size_limit(self) -> int:
         """Every chunk measures at most `max_size` in `unit`."""
@@ -227,16 +227,19 @@ class _SentenceEmbeddingChunker(Chunker):
         """Size in `unit` (characters, words or tokens of `tokenizer`)."""
         return length_function(self.unit, self.tokenizer)(text)
 
-    def _check_embedder(self) -> None:
-        if self.embedder is not None and not callable(self.embedder):
-            raise ParameterError(
-                f"{type(self).__name__}: parameter 'embedder' must be None or a callable list[str] -> array, "
-                f"got {type(self.embedder).__name__}"
-            )
+
+def _check_embedder(chunker: Chunker) -> None:
+    embedder = getattr(chunker, "embedder", None)
+    if embedder is not None and not callable(embedder):
+        raise ParameterError(
+            f"{type(chunker).__name__}: parameter 'embedder' must be None or a callable list[str] -> array, "
+            f"got {type(embedder).__name__}"
+        )
+
 
 # -- greedy breakpoints -------------------------------------------------------------------------------
 @register
-class SemanticChunker(_SentenceEmbeddingChunker):
+class SemanticChunker(SentenceGroupChunker):
     """Cut between sentences where the meaning shifts: at breakpoints of the similarity curve.
 
     1. Split the text into sentences (`sentence_method`, within paragraphs) and embed each one.
@@ -308,7 +311,7 @@ class SemanticChunker(_SentenceEmbeddingChunker):
             raise ParameterError(
                 f"SemanticChunker: parameter 'min_size' must be at most max_size={self.max_size}, got {self.min_size}"
             )
-        self._check_embedder()
+        _check_embedder(self)
 
     def curve(self, text: str) -> SimilarityCurve:
         """The similarity curve of `text` for this chunker's `buffer`, splitter and embedder."""
@@ -360,7 +363,7 @@ class SemanticChunker(_SentenceEmbeddingChunker):
 
 # -- optimal segmentation by dynamic programming --------------------------------------------------------
 @register
-class SemanticClusterChunker(_SentenceEmbeddingChunker):
+class SemanticClusterChunker(SentenceGroupChunker):
     """Choose every boundary at once: the segmentation whose chunks hold the most similar sentences.
 
     Sentences (a sentence longer than `max_size` is first cut at word boundaries; its pieces share
@@ -401,7 +404,7 @@ class SemanticClusterChunker(_SentenceEmbeddingChunker):
 
     def check(self) -> None:
         """A valid embedder."""
-        self._check_embedder()
+        _check_embedder(self)
 
     def _fitting_units(self, text: str) -> tuple[list[tuple[int, int]], np.ndarray]:
         """Sentence units with any sentence longer than `max_size` cut by `fit` at word boundaries

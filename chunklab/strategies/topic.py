@@ -26,11 +26,11 @@ from typing import Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..core import Chunker, Span, register
+from ..core import Span, register
 from ..length import SizeUnit, TokenizerName, length_function
 from ..pack import pack
 from ..segment import SentenceMethod
-from .semantic import sentence_units
+from .semantic import SentenceGroupChunker, sentence_units
 
 __all__ = ["TextTiler", "TilingResult", "TopicChunker", "TopicMethod", "TopicProfile", "topic_profile"]
 
@@ -266,6 +266,7 @@ def topic_profile(
     (a sentence alone has too few words for a topic model). ``"lda"`` fits scikit-learn's
     `LatentDirichletAllocation` to the word counts; ``"nmf"`` fits `NMF` to their TF-IDF weights.
     English stop words (scikit-learn's list) and words of fewer than three letters are left out.
+    A text with fewer sentences or distinct words than `n_topics` gets that many topics instead.
     Deterministic (fixed random state); cached per text and settings.
     """
     return _profile(text, method, n_topics, context, sentence_method)
@@ -289,6 +290,7 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
     stop = np.minimum(np.arange(n) + context + 1, n)
     windows = (_band(first, stop, n) @ counts).tocsr()
     vocabulary = vectorizer.get_feature_names_out()
+    n_topics = min(n_topics, *windows.shape)  # NMF cannot find more topics than sentences or words
     if method == "lda":
         from sklearn.decomposition import LatentDirichletAllocation
 
@@ -329,7 +331,7 @@ def _runs(labels: np.ndarray, min_length: int) -> list[tuple[int, int]]:
 
 # -- the chunker -------------------------------------------------------------------------------------------
 @register
-class TopicChunker(Chunker):
+class TopicChunker(SentenceGroupChunker):
     """Cut where the topic changes: TextTiling, or the dominant topic of an LDA or NMF model.
 
     * ``method="texttiling"``: NLTK's TextTiling (`TextTiler`) with blocks of `block`
@@ -381,14 +383,6 @@ class TopicChunker(Chunker):
         self.tokenizer = tokenizer
         self.sentence_method = sentence_method
         self.validate()
-
-    def size_limit(self) -> int:
-        """Every chunk measures at most `max_size` in `unit`."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Size in `unit` (characters, words or tokens of `tokenizer`)."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def profile(self, text: str) -> TopicProfile:
         """The topic model's view of `text` (`topic_profile`) for ``"lda"``/``"nmf"``."""

@@ -41,6 +41,7 @@ __all__ = [
     "TokenVectors",
     "default_embedder",
     "token_vectors",
+    "unit_rows",
 ]
 
 #: The embedder contract: texts in, one row per text out.
@@ -53,7 +54,7 @@ MINILM_DIM = 384
 MINILM_MAX_POSITIONS = 512
 
 
-def _normalise(vectors: np.ndarray) -> np.ndarray:
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (all-zero rows stay zero), as float32."""
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -145,7 +146,7 @@ class MiniLMEmbedder:
     def _embed(self, texts: list[str]) -> np.ndarray:
         self._load_model()
         if self.backend == "sentence-transformers":
-            return _normalise(self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True))
+            return unit_rows(self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True))
         tokenizer, session = self._model
         encodings = tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
@@ -165,7 +166,7 @@ class MiniLMEmbedder:
             )[0]
             weights = mask[:, :, None].astype(np.float32)
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-            out[batch] = _normalise(pooled)
+            out[batch] = unit_rows(pooled)
         return out
 
 
@@ -241,7 +242,7 @@ class TfidfEmbedder:
         vectorizer, svd = self._fitted or self._fit(texts)
         matrix = vectorizer.transform(texts)
         reduced = svd.transform(matrix) if svd is not None else matrix.toarray()
-        return _normalise(reduced)
+        return unit_rows(reduced)
 
     def _fit(self, texts: Sequence[str]) -> tuple[Any, Any]:
         from sklearn.decomposition import TruncatedSVD
@@ -283,7 +284,7 @@ class TokenVectors:
         totals = np.concatenate([np.zeros((1, self.vectors.shape[1])), np.cumsum(self.vectors, axis=0, dtype=np.float64)])
         sums = totals[last] - totals[first]
         counts = np.maximum(last - first, 1)[:, None]
-        return _normalise(sums / counts)
+        return unit_rows(sums / counts)
 
 
 def token_vectors(text: str, window: int = MINILM_MAX_POSITIONS - 2, batch_size: int = 4) -> TokenVectors:

@@ -151,6 +151,18 @@ def test_vectors_are_computed_once_per_text(embedder) -> None:
     assert embedder.calls == 1
 
 
+def test_an_unhashable_embedder_works_but_is_not_cached() -> None:
+    class Unhashable(WordHashEmbedder):
+        __hash__ = None  # type: ignore[assignment]
+
+    embedder = Unhashable()
+    text = topic_text((PETS, 4), (SHIPS, 4))
+    first = SemanticChunker(embedder=embedder, max_size=10_000)(text)
+    calls = embedder.calls
+    assert SemanticChunker(embedder=embedder, max_size=10_000)(text) == first
+    assert embedder.calls > calls
+
+
 # -- minimum and maximum ----------------------------------------------------------------------------------
 def test_seed_setting_threshold_with_at_least_five_sentences(embedder) -> None:
     # Two sentences about money between pets and ships: too few for a chunk of their own.

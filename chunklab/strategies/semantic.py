@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 import numpy as np
 
 from ..core import Chunker, ParameterError, Span, register
-from ..embed import Embedder
+from ..embed import Embedder, unit_rows
 from ..length import SizeUnit, TokenizerName, length_function
 from ..pack import fit, pack
 from ..segment import SentenceMethod, paragraph_spans, sentence_spans
@@ -41,6 +41,7 @@ __all__ = [
     "breakpoints",
     "chunk_cohesion",
     "sentence_units",
+    "sentence_vectors",
     "similarity_curve",
 ]
 
@@ -93,17 +94,6 @@ _CACHE_SIZE = 8
 _VECTORS: OrderedDict[tuple, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
 
 
-def _embedder_key(embedder: Embedder | None) -> Any:
-    """A cache key for an embedder: None for the shared default, else the object (by identity)."""
-    if embedder is None:
-        return None
-    try:
-        hash(embedder)
-    except TypeError:
-        return ("unhashable", id(embedder))
-    return embedder
-
-
 def _resolve(embedder: Embedder | None) -> Embedder:
     if embedder is None:
         from ..embed import default_embedder
@@ -115,22 +105,30 @@ def _resolve(embedder: Embedder | None) -> Embedder:
 def sentence_vectors(
     text: str, sentence_method: SentenceMethod = "regex", embedder: Embedder | None = None
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
-    """`sentence_units` of `text` and one unit vector per sentence (cached per text, splitter and
-    embedder; `embedder` None means `chunklab.embed.default_embedder`)."""
-    key = (text, sentence_method, _embedder_key(embedder))
+    """`sentence_units` of `text` and one unit vector per sentence; `embedder` None means
+    `chunklab.embed.default_embedder`.
+
+    Results are cached per text, splitter and embedder object (an embedder that cannot be hashed
+    is not cached). The embedder should be a fixed function of its input: one that changes state
+    later (say, a `TfidfEmbedder` fitted afterwards) keeps its cached vectors for texts seen before.
+    """
+    try:
+        key: tuple | None = (text, sentence_method, embedder)
+        hash(key)
+    except TypeError:
+        key = None
     if key in _VECTORS:
         _VECTORS.move_to_end(key)
         return _VECTORS[key]
     units = sentence_units(text, sentence_method)
     if units:
-        vectors = np.asarray(_resolve(embedder)([text[s:e] for s, e in units]), dtype=np.float32)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        vectors = vectors / np.where(norms == 0, 1, norms)
+        vectors = unit_rows(_resolve(embedder)([text[s:e] for s, e in units]))
     else:
         vectors = np.zeros((0, 1), dtype=np.float32)
-    _VECTORS[key] = (units, vectors)
-    if len(_VECTORS) > _CACHE_SIZE:
-        _VECTORS.popitem(last=False)
+    if key is not None:
+        _VECTORS[key] = (units, vectors)
+        if len(_VECTORS) > _CACHE_SIZE:
+            _VECTORS.popitem(last=False)
     return units, vectors
 
 

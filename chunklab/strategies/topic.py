@@ -66,10 +66,11 @@ class TextTiler:
     NLTK's `TextTilingTokenizer` needs the ``stopwords`` corpus from nltk_data (a download); this
     one hands it scikit-learn's built-in list instead. NLTK's block comparison loops over the whole
     vocabulary at every gap (3.7 s on the 37 KB article here, growing with the square of the text),
-    and two later steps copy or rescan lists per gap. Those steps are re-implemented here with
-    sparse matrices and single passes; the rest (tokenisation into pseudo-sentences, paragraph
-    breaks, smoothing, the cut-off policy) is NLTK's own tokenizer at work, and the tests check that
-    the output is NLTK's, boundary for boundary.
+    and its depth scores, boundary choice and snapping to paragraphs copy or rescan lists per gap.
+    Those steps are re-implemented here with sparse matrices and single passes (with NLTK's default
+    cut-off policy); the rest (the tokenisation into pseudo-sentences, the paragraph breaks, the
+    smoothing) is NLTK's own tokenizer at work. The tests check that the output is NLTK's,
+    boundary for boundary.
 
     `boundaries(text)` returns the cut offsets; `tokenize(text)` the segments, as NLTK does.
     """
@@ -115,7 +116,7 @@ class TextTiler:
             return empty
         smoothed = np.asarray(tiler._smooth_scores(list(gap_scores)), dtype=np.float64)
         depths = _depth_scores(smoothed)
-        marked = _mark_boundaries(depths, tiler.cutoff_policy == _nltk_constant("LC"))
+        marked = _mark_boundaries(depths)
         offsets = _gap_offsets(text, len(gap_scores), self.w)
         cuts = self._normalise(text, marked, paragraph_breaks)
         return TilingResult(gap_scores, smoothed, depths, marked, offsets, [b for b in cuts if b != 0])
@@ -173,13 +174,6 @@ class TextTiler:
         return cuts
 
 
-def _nltk_constant(name: str) -> int:
-    """One of the constants of NLTK's texttiling module (e.g. the ``LC`` cut-off policy)."""
-    from nltk.tokenize import texttiling
-
-    return getattr(texttiling, name)
-
-
 def _band(first: np.ndarray, stop: np.ndarray, width: int):
     """A sparse 0/1 matrix with row g holding ones in columns ``first[g] .. stop[g] - 1``."""
     from scipy import sparse
@@ -208,15 +202,15 @@ def _depth_scores(scores: np.ndarray) -> np.ndarray:
     return depths
 
 
-def _mark_boundaries(depths: np.ndarray, liberal: bool) -> np.ndarray:
-    """NLTK's boundary choice: gaps deeper than the mean minus half a standard deviation (a whole
-    one with the liberal policy), deepest first, each skipped if a chosen gap lies within 3."""
+def _mark_boundaries(depths: np.ndarray) -> np.ndarray:
+    """NLTK's boundary choice with its default cut-off policy: gaps deeper than the mean depth
+    minus half a standard deviation, deepest first, each skipped if a chosen gap lies within 3."""
     marked = np.zeros(len(depths), dtype=np.int64)
     if len(depths) == 0:
         return marked
     average = sum(depths.tolist()) / len(depths)
     spread = np.std(depths)
-    cutoff = average - spread if liberal else average - spread / 2.0
+    cutoff = average - spread / 2.0
     candidates = sorted(((d, i) for i, d in enumerate(depths.tolist()) if d > cutoff), reverse=True)
     for _, i in candidates:
         if not marked[max(0, i - 3) : i + 4].any():

@@ -374,8 +374,9 @@ class SemanticClusterChunker(SentenceGroupChunker):
 
     This is the idea of Chroma's ``ClusterSemanticChunker`` (Smith & Troynikov, "Evaluating
     Chunking Strategies for Retrieval", Chroma technical report, July 2024), which reached the best
-    IoU in their evaluation. It runs in O(n * m) time for n sentences when at most m consecutive
-    sentences fit in `max_size`: the limit bounds how far back a chunk can start.
+    IoU in their evaluation. It runs in O(n * m) time and O(n + m) memory (times the vector size)
+    for n sentences when at most m consecutive sentences fit in `max_size`: the limit bounds how
+    far back a chunk can start.
 
     Size contract: every chunk measures at most `max_size` in `unit`. Metadata: ``cohesion``, the
     mean cosine similarity of the pairs of sentences in the chunk (None for a single sentence).
@@ -451,30 +452,28 @@ def optimal_segments(vectors: np.ndarray, earliest: np.ndarray) -> list[tuple[in
     inside each segment, where a segment ending before unit ``j`` may start no earlier than
     ``earliest[j]``. Returns the segments as ``(first, end)`` index pairs (end exclusive).
 
-    Only similarities of units at most m - 1 apart are computed (m = the longest segment allowed),
-    as a band: O(n * m) time and memory.
+    One pass over the units: the scores of the segments that could still grow are updated as each
+    unit joins them, so time is O(n * m * d) and memory O(n + m * d) for n units of dimension d
+    when at most m consecutive units fit in a segment.
     """
     n = len(vectors)
-    reach = int(max(j - earliest[j] for j in range(1, n + 1)))
     mean = _mean_pair_similarity(vectors)
-    centred = np.zeros((n, max(reach, 1)), dtype=np.float64)  # centred[i, o]: unit i with unit i + o
-    for offset in range(1, reach):
-        centred[: n - offset, offset] = np.einsum("ij,ij->i", vectors[: n - offset], vectors[offset:]) - mean
-    # gain[i, m] = sum of centred similarities of unit i with units i+1 .. i+m
-    gain = np.cumsum(centred, axis=1)
     best = np.full(n + 1, -np.inf)
     best[0] = 0.0
     count = np.zeros(n + 1, dtype=np.int64)
     choice = np.zeros(n + 1, dtype=np.int64)
+    first, open_scores = 0, np.zeros(0)  # open_scores[i - first]: score of the segment [i, j)
     for j in range(1, n + 1):
-        first = int(earliest[j])
-        starts = np.arange(j - 1, first - 1, -1)  # candidate segment starts, from j-1 back to first
-        # score of segment [i, j) = sum over k in [i, j) of gain[k, j-1-k]; built from the right
-        scores = np.cumsum(gain[starts, (j - 1) - starts])
-        totals = best[starts] + scores
-        chunks = count[starts] + 1
-        pick = _best_index(totals, chunks)
-        choice[j], best[j], count[j] = starts[pick], totals[pick], chunks[pick]
+        unit = j - 1  # the unit that joins every open segment at this step
+        if earliest[j] > first:
+            open_scores, first = open_scores[earliest[j] - first :], int(earliest[j])
+        joins = vectors[first:unit] @ vectors[unit] - mean  # centred similarity of the unit with each earlier one
+        gains = np.cumsum(joins[::-1])[::-1]  # gains[i - first]: with all of units i .. unit - 1
+        open_scores = np.append(open_scores + gains, 0.0)  # the unit alone scores 0
+        starts = np.arange(first, j)
+        totals = best[starts] + open_scores
+        pick = _best_index(totals, count[starts] + 1)
+        choice[j], best[j], count[j] = starts[pick], totals[pick], count[starts[pick]] + 1
     segments, j = [], n
     while j > 0:
         segments.append((int(choice[j]), j))
@@ -484,11 +483,10 @@ def optimal_segments(vectors: np.ndarray, earliest: np.ndarray) -> list[tuple[in
 
 def _best_index(totals: np.ndarray, chunks: np.ndarray) -> int:
     """Index of the highest total; among totals equal up to rounding, the fewest chunks, then the
-    longest segment (the first candidate in the order given is the shortest one)."""
+    earliest start (the longest segment)."""
     top = totals.max()
     tied = np.flatnonzero(totals >= top - 1e-9 * max(1.0, abs(top)))
-    fewest = tied[chunks[tied] == chunks[tied].min()]
-    return int(fewest[-1])
+    return int(tied[chunks[tied] == chunks[tied].min()][0])
 
 
 def _mean_pair_similarity(vectors: np.ndarray) -> float:

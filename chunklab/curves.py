@@ -27,7 +27,9 @@ __all__ = ["TOPIC_COLOURS", "similarity_plot", "similarity_widget", "topic_plot"
 
 #: Paul Tol's "muted" qualitative scheme (SRON technical note EPS/TN/09-002), for topics: distinct
 #: from the chunk palette of `chunklab.viz.PALETTE` and readable with colour-vision deficiencies.
-TOPIC_COLOURS = ("#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499", "#DDDDDD")
+TOPIC_COLOURS = (
+    "#CC6677", "#332288", "#DDCC77", "#117733", "#88CCEE", "#882255", "#44AA99", "#999933", "#AA4499", "#DDDDDD",
+)
 
 _SECTION_COLOUR = "#B2182B"
 
@@ -56,7 +58,8 @@ def _chunk_bars(ax: Any, chunks: Sequence[Chunk], start: int, end: int) -> None:
         colour = PALETTE[chunk.index % len(PALETTE)]
         ax.barh(0, chunk.end - chunk.start, left=chunk.start, height=0.8, color=colour, edgecolor="#333", linewidth=0.5)
         if (chunk.end - chunk.start) > (end - start) / 60:
-            ax.text((max(chunk.start, start) + min(chunk.end, end)) / 2, 0, str(chunk.index), ha="center", va="center", fontsize=7)
+            middle = (max(chunk.start, start) + min(chunk.end, end)) / 2
+            ax.text(middle, 0, str(chunk.index), ha="center", va="center", fontsize=7)
     ax.set_yticks([])
     ax.set_ylabel("chunks", rotation=0, ha="right", va="center")
     ax.set_xlim(start, end)
@@ -67,7 +70,8 @@ def _sections(ax: Any, sections: Sequence[int] | None, start: int, end: int, lab
     """The document's real section starts as dashed red lines."""
     shown = [s for s in sections or () if start <= s <= end]
     for i, s in enumerate(shown):
-        ax.axvline(s, color=_SECTION_COLOUR, linestyle="--", linewidth=1.2, label="section start" if label and i == 0 else None)
+        legend = "section start" if label and i == 0 else None
+        ax.axvline(s, color=_SECTION_COLOUR, linestyle="--", linewidth=1.2, label=legend)
 
 
 def similarity_plot(
@@ -100,7 +104,8 @@ def similarity_plot(
         scores = np.diff(scores, prepend=scores[0])
         top.plot(x, scores, color="#228833", linewidth=0.9, linestyle=":", label="rise in distance")
     if np.isfinite(cutoff):
-        top.axhline(cutoff, color="#EE6677", linewidth=1.2, label=f"cut-off {cutoff:.3f} ({chunker.method} {chunker.threshold:g})")
+        legend = f"cut-off {cutoff:.3f} ({chunker.method} {chunker.threshold:g})"
+        top.axhline(cutoff, color="#EE6677", linewidth=1.2, label=legend)
     started = {c.start for c in chunks}
     used = np.array([curve.units[g + 1][0] in started for g in cuts.tolist()], dtype=bool)
     if len(cuts):
@@ -118,7 +123,9 @@ def similarity_plot(
     return fig
 
 
-def similarity_widget(text: str, *, span: tuple[int, int] | None = None, sections: Sequence[int] | None = None, **params: Any) -> Any:
+def similarity_widget(
+    text: str, *, span: tuple[int, int] | None = None, sections: Sequence[int] | None = None, **params: Any
+) -> Any:
     """An interactive `similarity_plot`: a method menu and sliders for the threshold, the buffer,
     the minimum sentences and the maximum size; the plot redraws on every change.
 
@@ -132,15 +139,14 @@ def similarity_widget(text: str, *, span: tuple[int, int] | None = None, section
 
     chunker = SemanticChunker(**params)
     style = {"description_width": "initial"}
+    common = {"style": style, "continuous_update": False}
     method = w.Dropdown(options=list(BREAKPOINT_METHODS), value=chunker.method, description="method", style=style)
     low, high = BREAKPOINT_METHODS[chunker.method]["range"]
-    threshold = w.FloatSlider(value=chunker.threshold, min=low, max=high, step=(high - low) / 200, description="threshold",
-                              style=style, continuous_update=False, readout_format=".3g")
-    buffer = w.IntSlider(value=chunker.buffer, min=0, max=5, description="buffer", style=style, continuous_update=False)
-    minimum = w.IntSlider(value=chunker.min_sentences, min=1, max=10, description="min_sentences", style=style,
-                          continuous_update=False)
-    maximum = w.IntSlider(value=chunker.max_size, min=200, max=6000, step=100, description="max_size", style=style,
-                          continuous_update=False)
+    threshold = w.FloatSlider(value=chunker.threshold, min=low, max=high, step=(high - low) / 200,
+                              description="threshold", readout_format=".3g", **common)
+    buffer = w.IntSlider(value=chunker.buffer, min=0, max=5, description="buffer", **common)
+    minimum = w.IntSlider(value=chunker.min_sentences, min=1, max=10, description="min_sentences", **common)
+    maximum = w.IntSlider(value=chunker.max_size, min=200, max=6000, step=100, description="max_size", **common)
     output = w.Output()
     switching = {"method": False}
 
@@ -174,7 +180,9 @@ def similarity_widget(text: str, *, span: tuple[int, int] | None = None, section
     redraw()
     box = w.VBox([w.HBox([method, threshold, buffer], layout=w.Layout(flex_flow="row wrap")),
                   w.HBox([minimum, maximum], layout=w.Layout(flex_flow="row wrap")), output])
-    box.controls = {"method": method, "threshold": threshold, "buffer": buffer, "min_sentences": minimum, "max_size": maximum}
+    box.controls = {
+        "method": method, "threshold": threshold, "buffer": buffer, "min_sentences": minimum, "max_size": maximum,
+    }
     return box
 
 
@@ -203,7 +211,8 @@ def topic_plot(
         x = tiling.gap_offsets
         top.plot(x, tiling.gap_scores, color="#BBBBBB", linewidth=0.8, label="block similarity")
         top.plot(x, tiling.smoothed, color="#4477AA", linewidth=1.4, label="smoothed")
-        top.bar(x, tiling.depths, width=max((end - start) / 400, 1), color="#CCBB44", alpha=0.8, label="depth of the valley")
+        width = max((end - start) / 400, 1)
+        top.bar(x, tiling.depths, width=width, color="#CCBB44", alpha=0.8, label="depth of the valley")
         top.set_ylabel("lexical similarity")
     else:
         profile = chunker.profile(text)
@@ -218,7 +227,8 @@ def topic_plot(
     for i, cut in enumerate(c for c in cuts if start <= c <= end):
         top.axvline(cut, color="#111111", linewidth=1.2, label="topic cut" if i == 0 else None)
     _sections(top, sections, start, end)
-    top.set_title(title or f"TopicChunker({chunker.method}): {len(cuts) + 1 if chunks else 0} segments, {len(chunks)} chunks")
+    segments = len(cuts) + 1 if chunks else 0
+    top.set_title(title or f"TopicChunker({chunker.method}): {segments} segments, {len(chunks)} chunks")
     top.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     _chunk_bars(bottom, chunks, start, end)
     fig.tight_layout()

@@ -281,7 +281,8 @@ class TokenVectors:
         starts = self.offsets[:, 0]
         first = np.searchsorted(starts, table[:, 0], side="left")
         last = np.searchsorted(starts, table[:, 1], side="left")
-        totals = np.concatenate([np.zeros((1, self.vectors.shape[1])), np.cumsum(self.vectors, axis=0, dtype=np.float64)])
+        running = np.cumsum(self.vectors, axis=0, dtype=np.float64)
+        totals = np.concatenate([np.zeros((1, self.vectors.shape[1])), running])
         sums = totals[last] - totals[first]
         counts = np.maximum(last - first, 1)[:, None]
         return unit_rows(sums / counts)

@@ -66,7 +66,9 @@ class Retriever:
         """Replace the index with `texts` (chunk texts, in chunk order)."""
         raise NotImplementedError
 
-    def index_chunks(self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]) -> None:
+    def index_chunks(
+        self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
+    ) -> None:
         """Replace the index, knowing where each chunk comes from: `texts` as for `index`, `chunks`
         the ``(document name, chunk)`` pairs in the same order, `sources` every document's text by
         name. By default the texts alone are indexed."""
@@ -281,15 +283,17 @@ class LateChunkingRetriever(DenseRetriever):
         """Not possible from texts alone: late chunking needs each chunk's document and offsets."""
         raise TypeError("LateChunkingRetriever needs chunk offsets: call index_chunks (evaluate.compare does)")
 
-    def index_chunks(self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]) -> None:
+    def index_chunks(
+        self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
+    ) -> None:
         """Pool every chunk's vector from its document's token vectors."""
         matrix = np.zeros((len(chunks), MINILM_DIM), dtype=np.float32)
         by_doc: dict[str, list[int]] = {}
         for row, (name, _) in enumerate(chunks):
             by_doc.setdefault(name, []).append(row)
         for name, rows in by_doc.items():
-            pooled = token_vectors(sources[name], self.window).pool([(chunks[r][1].start, chunks[r][1].end) for r in rows])
-            matrix[rows] = pooled
+            spans = [(chunks[r][1].start, chunks[r][1].end) for r in rows]
+            matrix[rows] = token_vectors(sources[name], self.window).pool(spans)
         self._matrix = matrix if len(chunks) else np.zeros((0, 1), dtype=np.float32)
 
 

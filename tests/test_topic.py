@@ -56,10 +56,13 @@ def test_texttiler_gives_nltks_segments_on_the_corpus(nltk_reference, name) -> N
     assert TextTiler().tokenize(text) == nltk_reference.tokenize(text)
 
 
+DRAWN_WORDS = [*GARDEN, *ENGINE, "the", "and", "it's", "co-op", "42", "Über"]
+
+
 @settings(max_examples=25)
 @given(
     st.lists(
-        st.lists(st.sampled_from(GARDEN + ENGINE + ["the", "and", "it's", "co-op", "42", "Über"]), min_size=5, max_size=60).map(" ".join),
+        st.lists(st.sampled_from(DRAWN_WORDS), min_size=5, max_size=60).map(" ".join),
         min_size=2,
         max_size=14,
     ),
@@ -199,7 +202,8 @@ def test_plain_text_headings_and_section_starts() -> None:
     assert section_starts(text) == [text.index("2. SECOND")]
     markdown = "# Title\n\nIntro.\n\n## One\n\nText.\n\n### Deeper\n\nText.\n\n## Two\n\nEnd."
     assert section_starts(markdown) == [markdown.index("## One"), markdown.index("## Two")]
-    assert section_starts(markdown, max_level=3) == [markdown.index("## One"), markdown.index("### Deeper"), markdown.index("## Two")]
+    deeper = [markdown.index("## One"), markdown.index("### Deeper"), markdown.index("## Two")]
+    assert section_starts(markdown, max_level=3) == deeper
 
 
 def test_pk_and_windowdiff_reward_the_real_sections() -> None:

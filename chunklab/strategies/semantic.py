@@ -193,7 +193,10 @@ def breakpoints(distances: np.ndarray, method: BreakpointMethod, threshold: floa
 
 
 def chunk_cohesion(
-    text: str, spans: Sequence[tuple[int, int]], sentence_method: SentenceMethod = "regex", embedder: Embedder | None = None
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    sentence_method: SentenceMethod = "regex",
+    embedder: Embedder | None = None,
 ) -> list[float | None]:
     """For each span, the mean cosine similarity of the pairs of sentences that start inside it
     (None for a span with fewer than two): how much a chunk is about one thing, in the embedder's
@@ -263,7 +266,13 @@ class SemanticChunker(SentenceGroupChunker):
     """
 
     name = "semantic"
-    bounds = {"threshold": (0.0, 100.0), "buffer": (0, 50), "min_sentences": (1, None), "min_size": (0, None), "max_size": (1, None)}
+    bounds = {
+        "threshold": (0.0, 100.0),
+        "buffer": (0, 50),
+        "min_sentences": (1, None),
+        "min_size": (0, None),
+        "max_size": (1, None),
+    }
     widget_hints = {
         "threshold": (0.0, 100.0, 0.5),
         "buffer": (0, 5, 1),
@@ -413,7 +422,8 @@ class SemanticClusterChunker(SentenceGroupChunker):
         pieces: list[tuple[int, int]] = []
         rows: list[int] = []
         for row, (start, end) in enumerate(units):
-            parts = fit(text, start, end, self.max_size, measure) if measure(text[start:end]) > self.max_size else [(start, end)]
+            too_big = measure(text[start:end]) > self.max_size
+            parts = fit(text, start, end, self.max_size, measure) if too_big else [(start, end)]
             pieces.extend(parts)
             rows.extend([row] * len(parts))
         return pieces, vectors[rows] if len(rows) else vectors

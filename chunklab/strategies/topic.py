@@ -111,7 +111,8 @@ class TextTiler:
         if len(tiler._mark_paragraph_breaks(nopunct)) < 2:
             return empty
         sequences = tiler._divide_to_tokensequences(nopunct)
-        gap_scores = self._block_scores([[word for word, _ in ts.wrdindex_list if word not in self.stopwords] for ts in sequences])
+        kept = [[word for word, _ in ts.wrdindex_list if word not in self.stopwords] for ts in sequences]
+        gap_scores = self._block_scores(kept)
         if len(gap_scores) < tiler.smoothing_width + 1:
             return empty
         smoothed = np.asarray(tiler._smooth_scores(list(gap_scores)), dtype=np.float64)
@@ -143,8 +144,12 @@ class TextTiler:
         left = _band(gap - size + 1, gap + 1, len(words))
         right = _band(gap + 1, np.minimum(gap + size + 1, len(words)), len(words))
         before, after = left @ counts, right @ counts
-        dividend = np.asarray(before.multiply(after).sum(axis=1)).ravel()
-        divisor = np.sqrt(np.asarray(before.multiply(before).sum(axis=1)).ravel() * np.asarray(after.multiply(after).sum(axis=1)).ravel())
+
+        def row_sums(matrix) -> np.ndarray:  # noqa: ANN001 - a scipy sparse matrix
+            return np.asarray(matrix.sum(axis=1)).ravel()
+
+        dividend = row_sums(before.multiply(after))
+        divisor = np.sqrt(row_sums(before.multiply(before)) * row_sums(after.multiply(after)))
         return np.divide(dividend, divisor, out=np.zeros(gaps), where=divisor > 0)
 
     def _normalise(self, text: str, marked: np.ndarray, paragraph_breaks: list[int]) -> list[int]:
@@ -165,7 +170,8 @@ class TextTiler:
                 continue
             if trigger < len(text):
                 i = bisect_left(paragraph_breaks, trigger)
-                if i == len(paragraph_breaks) or (i > 0 and trigger - paragraph_breaks[i - 1] <= paragraph_breaks[i] - trigger):
+                before_is_nearer = i > 0 and trigger - paragraph_breaks[i - 1] <= paragraph_breaks[i] - trigger
+                if i == len(paragraph_breaks) or before_is_nearer:
                     best = paragraph_breaks[i - 1]
                 else:
                     best = paragraph_breaks[i]
@@ -298,8 +304,13 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
         mixtures = model.fit_transform(weights)
     totals = mixtures.sum(axis=1, keepdims=True)
     mixtures = np.where(totals > 0, mixtures / np.where(totals > 0, totals, 1), 1.0 / n_topics)
-    words = [tuple(str(vocabulary[j]) for j in np.argsort(-row, kind="stable")[:_TOP_WORDS]) for row in model.components_]
+    words = [_top_words(row, vocabulary) for row in model.components_]
     return TopicProfile(units, mixtures, words)
+
+
+def _top_words(weights: np.ndarray, vocabulary: Sequence[str]) -> tuple[str, ...]:
+    """The (at most six) words with the highest positive weights, best first."""
+    return tuple(str(vocabulary[j]) for j in np.argsort(-weights, kind="stable")[:_TOP_WORDS] if weights[j] > 0)
 
 
 def _runs(labels: np.ndarray, min_length: int) -> list[tuple[int, int]]:
@@ -346,7 +357,13 @@ class TopicChunker(SentenceGroupChunker):
     """
 
     name = "topic"
-    bounds = {"block": (1, None), "n_topics": (2, 50), "context": (0, 20), "min_sentences": (1, None), "max_size": (1, None)}
+    bounds = {
+        "block": (1, None),
+        "n_topics": (2, 50),
+        "context": (0, 20),
+        "min_sentences": (1, None),
+        "max_size": (1, None),
+    }
     widget_hints = {
         "block": (2, 30, 1),
         "n_topics": (2, 15, 1),
@@ -433,9 +450,7 @@ def _label_cache(text: str, units: tuple, pieces: tuple) -> tuple[str, ...]:
         return tuple("" for _ in pieces)
     vocabulary = counts.get_feature_names_out()
     weights = TfidfTransformer(sublinear_tf=True).fit_transform(counts.transform(documents)).toarray()
-    return tuple(
-        ", ".join(str(vocabulary[j]) for j in np.argsort(-row, kind="stable")[:_TOP_WORDS] if row[j] > 0) for row in weights
-    )
+    return tuple(", ".join(_top_words(row, vocabulary)) for row in weights)
 
 
 def _distinctive_words(text: str, units: list[tuple[int, int]], pieces: list[tuple[int, int]]) -> tuple[str, ...]:

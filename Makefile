@@ -1,9 +1,13 @@
 # chunklab: the two commands a learner needs are `make lab` and `make test` (`make e2e` adds the
 # browser tests).
-# Both create .venv on first use (any python3 >= 3.10 on PATH, or PYTHON=...) and install the pinned
-# requirements; later runs reuse it and reinstall only when a requirements file changes.
+# Both create .venv on first use (python3 on PATH, or PYTHON=...; it must be Python 3.11 or newer) and
+# install the pinned requirements; later runs reuse it and reinstall only when a requirements file
+# changes.
 
 PYTHON ?= python3
+# The oldest Python every pinned requirement supports (numpy 2.4 and pandas 3.1 need 3.11);
+# tests/test_environment.py keeps it in step with the pins, pyproject.toml and README.md.
+PYTHON_FLOOR := 3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.chunklab-installed
@@ -25,12 +29,16 @@ export TRANSFORMERS_OFFLINE := 1
 export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install lab test e2e clean-venv
+.PHONY: install lab test e2e clean-venv python-check
 
 install: $(STAMP)
 
-$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "chunklab needs Python >= 3.10 (set PYTHON=...)"; exit 1; }
+# Stops at once, in one line, when $(PYTHON) is missing or too old.
+python-check:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] < tuple(map(int, "$(PYTHON_FLOOR)".split("."))))' 2>/dev/null || \
+	{ echo "chunklab needs Python $(PYTHON_FLOOR) or newer (tested: 3.11, 3.12, 3.13), but PYTHON=$(PYTHON) is $$(command -v $(PYTHON) >/dev/null && $(PYTHON) --version 2>&1 | head -n 1 || echo "not found"); run e.g. make $(or $(MAKECMDGOALS),install) PYTHON=python$(PYTHON_FLOOR)"; exit 1; }
+
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml | python-check
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt

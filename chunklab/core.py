@@ -108,6 +108,9 @@ class Chunker:
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
     #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit.
     widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
+    #: Options for `chunklab.viz.render_html` when `explore` draws this chunker's chunks, e.g.
+    #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
+    view_options: ClassVar[dict[str, Any]] = {}
 
     # -- parameters -------------------------------------------------------------------------------
     @classmethod

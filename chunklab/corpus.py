@@ -8,8 +8,8 @@ question spans in ``data/questions.jsonl`` index into:
 * text-like files (markdown, text, legal, csv, transcript, html, mixed) are
   read as they are on disk: UTF-8, no newline translation, markup included;
 * the PDF is read with :func:`chunklab.pdf.read_pdf`: page texts joined with a
-  blank line, running headers and footers kept, and the character span of
-  every page in ``metadata["pages"]``.
+  blank line and a form feed (``"\\n\\n\\f"``), running headers and footers kept,
+  and the character span of every page in ``metadata["pages"]``.
 
 Example::
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import pathlib
 import types
 from collections.abc import Mapping
@@ -86,8 +87,28 @@ class Document:
 
 
 def data_dir() -> pathlib.Path:
-    """Return the repository's ``data/`` folder (``chunklab/../data``)."""
-    return pathlib.Path(__file__).resolve().parent.parent / "data"
+    """Return the folder holding the course corpus (``corpus.json``, ``questions.jsonl``, ``documents/``).
+
+    In order: the folder named by the ``CHUNKLAB_DATA`` environment variable; the repository's
+    ``data/`` folder when chunklab runs from a clone (``chunklab/../data``); the copy shipped inside
+    the installed package (``chunklab/data``). Raises `FileNotFoundError` saying how to point
+    chunklab at a corpus when none of them holds one.
+    """
+    package = pathlib.Path(__file__).resolve().parent
+    override = os.environ.get("CHUNKLAB_DATA")
+    if override:
+        folder = pathlib.Path(override).expanduser()
+        if not (folder / "corpus.json").is_file():
+            raise FileNotFoundError(f"CHUNKLAB_DATA={override!r} has no corpus.json; point it at a chunklab clone's data/ folder")
+        return folder
+    for folder in (package.parent / "data", package / "data"):
+        if (folder / "corpus.json").is_file():
+            return folder
+    raise FileNotFoundError(
+        "chunklab's course corpus was not found: neither next to the package (a clone's data/ folder) nor inside "
+        f"it ({package / 'data'}). Reinstall chunklab from a wheel or the repository, or set CHUNKLAB_DATA to the "
+        "data/ folder of a clone of the chunklab repository."
+    )
 
 
 @functools.lru_cache(maxsize=1)

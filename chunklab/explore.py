@@ -141,7 +141,8 @@ class Explorer:
             chunks = self.chunker_class(**values)(self.text)
         except ParameterError as error:
             return _error_html(str(error), attrs)
-        return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs)
+        options = self.chunker_class.view_options
+        return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
     @property
     def widget(self) -> Any:

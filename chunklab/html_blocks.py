@@ -146,7 +146,7 @@ def html_blocks(text: str) -> list[Block]:
     styles are left out. Kinds: ``heading`` (``h1``-``h6``), ``paragraph`` (``p``, or loose text
     in a container), ``list`` (``ul``/``ol``/``dl``; parts: ``li``/``dt``/``dd``), ``table``
     (parts: the ``tr`` rows; header: the first row if it holds ``th`` cells or sits in
-    ``thead``), ``code`` (``pre``), ``image`` (``figure`` with an ``img``, or a lone ``img``; title
+    ``thead``; attrs ``cells``: each row's ``td``/``th`` text), ``code`` (``pre``), ``image`` (``figure`` with an ``img``, or a lone ``img``; title
     = alt, info = src, attrs caption), ``quote``, ``rule`` and ``markup`` for any other element.
     Every block's attrs name its ``tag``.
     """
@@ -192,8 +192,10 @@ def _element_block(text: str, element: Element) -> Block:
             any(c.tag == "th" for c in first.children) or any(first in list(iter_elements(h, {"tr"})) for h in element.children if h.tag == "thead")
         )
         caption = next((text_content(text, c) for c in element.children if c.tag == "caption"), "")
+        cells = tuple(tuple(text_content(text, c) for c in r.children if c.tag in ("td", "th")) for r in rows)
         return Block("table", *span, parts=tuple((r.start, r.end) for r in rows),
-                     header=(first.start, first.end) if headed else None, attrs={"tag": tag, "caption": caption})
+                     header=(first.start, first.end) if headed else None,
+                     attrs={"tag": tag, "caption": caption, "cells": cells})
     if tag == "pre":
         code = next(iter_elements(element, {"code"}), None)
         classes = (code.attrs.get("class", "") if code else element.attrs.get("class", "")).split()

@@ -70,7 +70,8 @@ def markdown_blocks(text: str) -> list[Block]:
     """The top-level blocks of a markdown text, in order, with exact spans.
 
     Kinds: ``heading`` (level and title), ``paragraph``, ``list`` (parts: the items), ``table``
-    (parts: the rows, header first; header: the header row), ``code`` (fenced or indented; info:
+    (parts: the rows, header first; header: the header row; attrs ``cells``: each row's cells as
+    plain text), ``code`` (fenced or indented; info:
     the fence's language; attrs ``fenced``), ``image`` (a paragraph that starts with an image:
     title = alt text, info = path, attrs ``caption`` = the paragraph's other text), ``quote``,
     ``markup`` (raw HTML blocks) and ``rule``.
@@ -101,6 +102,22 @@ def _closing(tokens: Sequence[Any], i: int) -> int:
     return len(tokens) - 1
 
 
+def _table_rows(text: str, inner: Sequence[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[str, ...], ...]]:
+    """The span and the cells' plain text of every row of a table (header row first)."""
+    rows, cells, current = [], [], None
+    for t in inner:
+        if t.type == "tr_open":
+            current = [] if t.map else None
+            if t.map:
+                rows.append(_span(text, t.map))
+        elif t.type == "inline" and current is not None:
+            current.append(_inline_text(t).strip())
+        elif t.type == "tr_close" and current is not None:
+            cells.append(tuple(current))
+            current = None
+    return tuple(rows), tuple(cells)
+
+
 def _block(text: str, tokens: Sequence[Any], i: int, close: int) -> Block | None:
     token = tokens[i]
     start, end = _span(text, token.map)
@@ -120,8 +137,8 @@ def _block(text: str, tokens: Sequence[Any], i: int, close: int) -> Block | None
         items = tuple(_span(text, t.map) for t in inner if t.type == "list_item_open" and t.level == token.level + 1)
         return Block("list", start, end, parts=items, attrs={"ordered": kind == "ordered_list_open"})
     if kind == "table_open":
-        rows = tuple(_span(text, t.map) for t in inner if t.type == "tr_open" and t.map)
-        return Block("table", start, end, parts=rows, header=rows[0] if rows else None)
+        rows, cells = _table_rows(text, inner)
+        return Block("table", start, end, parts=rows, header=rows[0] if rows else None, attrs={"cells": cells})
     if kind in ("fence", "code_block"):
         language = token.info.strip().split()[0] if token.info.strip() else ""
         return Block("code", start, end, info=language, attrs={"fenced": kind == "fence"})

@@ -13,21 +13,30 @@ source span, whitespace between units included, so the limit holds for the text 
 To stay fast with a tokenizer as the measure, the largest piece that fits is found by a galloping
 search (a few measurements per chunk) instead of one measurement per unit; this assumes a longer
 span never measures less than a shorter one that it contains, which holds for characters, words and
-tokens.
+tokens. When the measure is ``len`` itself, the largest piece that fits is found by a binary search
+over the units' end offsets instead, without slicing the text.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 from typing import Callable, Sequence
 
 from .segment import trim_span, word_spans
 
-__all__ = ["fit", "pack"]
+__all__ = ["fit", "last_fitting", "pack"]
 
 Measure = Callable[[str], int]
 
+# For `fit` in characters: from a word start, the last word end in a window (greedy, then backtrack
+# to a non-space followed by a space), the end of the current word, the next word start.
+_LAST_WORD_END = re.compile(r"[\s\S]*\S(?=\s)")
+_WORD = re.compile(r"\S+")
+_NON_SPACE = re.compile(r"\S")
 
-def _last_fitting(first: int, last: int, fits: Callable[[int], bool], guess: int) -> int:
+
+def last_fitting(first: int, last: int, fits: Callable[[int], bool], guess: int) -> int:
     """The largest ``j`` in ``[first, last]`` with ``fits(j)``, given that ``fits(first)`` holds and
     `fits` is monotone (True up to some point, then False). Gallops from `guess`."""
     guess = min(max(guess, first), last)
@@ -74,6 +83,8 @@ def fit(text: str, start: int, end: int, limit: int, measure: Measure = len) -> 
         return []
     if measure(text[start:end]) <= limit:
         return [(start, end)]
+    if measure is len:
+        return _fit_chars(text, start, end, limit)
     words = [(start + s, start + e) for s, e in word_spans(text[start:end])]
     pieces: list[tuple[int, int]] = []
     i, guess = 0, 1
@@ -83,10 +94,36 @@ def fit(text: str, start: int, end: int, limit: int, measure: Measure = len) -> 
             pieces.extend(_cut_word(text, *words[i], limit, measure))
             i += 1
             continue
-        j = _last_fitting(i, len(words) - 1, lambda j: measure(text[head : words[j][1]]) <= limit, i + guess - 1)
+        j = last_fitting(i, len(words) - 1, lambda j: measure(text[head : words[j][1]]) <= limit, i + guess - 1)
         pieces.append((head, words[j][1]))
         guess = j - i + 1
         i = j + 1
+    return pieces
+
+
+def _fit_chars(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
+    """`fit` measured in characters, found by scanning the text instead of listing its words.
+
+    ``start`` and ``end - 1`` are non-space. Same pieces as the general path: the most whole words
+    that fit, or a word longer than `limit` cut into runs of `limit` characters.
+    """
+    pieces: list[tuple[int, int]] = []
+    head = start
+    while end - head > limit:
+        # A window of limit + 1 characters, so that a word ending exactly at head + limit is seen
+        # to end (the character after it is whitespace).
+        last = _LAST_WORD_END.match(text, head, head + limit + 1)
+        if last is not None:
+            pieces.append((head, last.end()))
+            stop = last.end()
+        else:  # the first word alone is longer than the limit
+            stop = _WORD.match(text, head, end).end()
+            pieces.extend((s, min(s + limit, stop)) for s in range(head, stop, limit))
+        following = _NON_SPACE.search(text, stop, end)
+        if following is None:
+            return pieces
+        head = following.start()
+    pieces.append((head, end))
     return pieces
 
 
@@ -95,7 +132,7 @@ def _cut_word(text: str, start: int, end: int, limit: int, measure: Measure) -> 
     pieces, guess = [], limit
     while start < end:
         head = start
-        stop = _last_fitting(head + 1, end, lambda e: e == head + 1 or measure(text[head:e]) <= limit, head + guess)
+        stop = last_fitting(head + 1, end, lambda e: e == head + 1 or measure(text[head:e]) <= limit, head + guess)
         pieces.append((head, stop))
         guess, start = stop - head, stop
     return pieces
@@ -125,13 +162,17 @@ def pack(
         raise ValueError(f"overlap must be >= 0, got {overlap}")
     chunks: list[tuple[int, int, int, int]] = []
     n, i, guess = len(units), 0, 1
+    ends = [end for _, end in units] if measure is len else None
     while i < n:
         head = units[i][0]
         if measure(text[head : units[i][1]]) > limit:
             chunks.extend((s, e, i, i) for s, e in fit(text, *units[i], limit, measure))
             i += 1
             continue
-        j = _last_fitting(i, n - 1, lambda j: measure(text[head : units[j][1]]) <= limit, i + guess - 1)
+        if ends is not None:
+            j = bisect.bisect_right(ends, head + limit, i) - 1
+        else:
+            j = last_fitting(i, n - 1, lambda j: measure(text[head : units[j][1]]) <= limit, i + guess - 1)
         chunks.append((head, units[j][1], i, j))
         guess = j - i + 1
         if j == n - 1:

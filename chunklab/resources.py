@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import os
+import pathlib
 from typing import Any
 
 __all__ = [
     "MINILM_MAX_TOKENS",
+    "cache_dir",
     "ResourceMissing",
     "hf_tokenizer",
     "minilm_onnx_session",
@@ -25,6 +27,19 @@ __all__ = [
 #: all-MiniLM-L6-v2 was trained on inputs of at most 256 word pieces; longer inputs are truncated.
 MINILM_MAX_TOKENS = 256
 OFFICIAL_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def cache_dir() -> pathlib.Path:
+    """Where chunklab may keep files it computes (embedding caches): ``$CHUNKLAB_CACHE`` if set, else
+    the repository's ``.cache/chunklab`` when running from a clone, else ``~/.cache/chunklab``.
+    The folder is not created here."""
+    override = os.environ.get("CHUNKLAB_CACHE")
+    if override:
+        return pathlib.Path(override).expanduser()
+    repo = pathlib.Path(__file__).resolve().parent.parent
+    if (repo / "pyproject.toml").is_file() and (repo / "chunklab").is_dir():
+        return repo / ".cache" / "chunklab"
+    return pathlib.Path.home() / ".cache" / "chunklab"
 
 
 class ResourceMissing(RuntimeError):

@@ -10,7 +10,7 @@ import functools
 import html
 import json
 import statistics
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .core import Chunk
 from .segment import cut_spans, sentence_spans, word_spans
@@ -32,6 +32,8 @@ _STYLE = """<style>
 .chunklab-view .cl-overlap{outline:1px dashed #222;outline-offset:-1px}
 .chunklab-view .cl-mark{font-size:9px;font-weight:700;color:#fff;background:#222;border-radius:3px;padding:0 3px;margin-right:1px;vertical-align:super;user-select:none}
 .chunklab-view .cl-note{font-size:11px;color:#666;margin-top:4px}
+.chunklab-view .cl-legend{font-size:12px;margin:0 0 6px}
+.chunklab-view .cl-key{padding:0 6px;margin-right:6px;border-radius:2px;color:#111}
 </style>"""
 
 
@@ -97,6 +99,8 @@ def render_html(
     offset: int = 0,
     height: int = 420,
     attrs: Mapping[str, Any] | None = None,
+    colour_by: str | None = None,
+    colours: Mapping[Any, str] | None = None,
 ) -> str:
     """The source with every chunk's span coloured, as an HTML string.
 
@@ -106,6 +110,10 @@ def render_html(
     Only `max_chars` characters from `offset` on are drawn (None: to the end); the stats line
     always describes the whole text. The outer ``div`` carries
     ``data-nchunks`` and, from `attrs`, further ``data-*`` attributes (dicts as JSON).
+
+    With `colour_by` (a metadata key, e.g. ``"modality"``), a chunk is coloured by its value of that
+    key instead of by its position, and a legend names the colours: `colours` fixes the colour of
+    given values; other values take the palette's colours in order of first appearance.
     """
     if not 0 <= offset <= len(source):
         raise ValueError(f"offset must be in [0, {len(source)}], got {offset}")
@@ -122,7 +130,11 @@ def render_html(
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
-    parts.extend(_segments_html(chunks, source, offset, limit))
+    colour_of = _position_colour
+    if colour_by is not None:
+        colour_of, legend = _value_colours(chunks, colour_by, colours or {})
+        parts.insert(-1, legend)
+    parts.extend(_segments_html(chunks, source, offset, limit, colour_of))
     parts.append("</div>")
     if offset > 0 or limit < len(source):
         parts.append(
@@ -132,7 +144,31 @@ def render_html(
     return "".join(parts)
 
 
-def _segments_html(chunks: Sequence[Chunk], source: str, offset: int, limit: int) -> list[str]:
+def _position_colour(chunk: Chunk) -> str:
+    """Consecutive chunks, consecutive palette colours."""
+    return PALETTE[chunk.index % len(PALETTE)]
+
+
+def _value_colours(
+    chunks: Sequence[Chunk], key: str, fixed: Mapping[Any, str]
+) -> tuple[Callable[[Chunk], str], str]:
+    """A colour per value of ``metadata[key]`` (`fixed` first, then unused palette colours in order
+    of first appearance), and the legend's HTML."""
+    mapping = {str(value): colour for value, colour in fixed.items()}
+    spare = [c for c in PALETTE if c not in mapping.values()] or list(PALETTE)
+    seen = dict.fromkeys(str(c.metadata.get(key)) for c in chunks)
+    for i, value in enumerate(v for v in seen if v not in mapping):
+        mapping[value] = spare[i % len(spare)]
+    keys = "".join(
+        f'<span class="cl-key" style="background:{mapping[v]}">{html.escape(v)}</span>' for v in seen
+    )
+    legend = f'<div class="cl-legend" data-colour-by="{html.escape(key, quote=True)}">{html.escape(key)}: {keys}</div>'
+    return (lambda chunk: mapping[str(chunk.metadata.get(key))]), legend
+
+
+def _segments_html(
+    chunks: Sequence[Chunk], source: str, offset: int, limit: int, colour_of: Callable[[Chunk], str]
+) -> list[str]:
     """Split [offset, limit) at every chunk boundary and render each piece with its covering chunks."""
     starts_at: dict[int, list[Chunk]] = {}
     for chunk in chunks:
@@ -154,7 +190,7 @@ def _segments_html(chunks: Sequence[Chunk], source: str, offset: int, limit: int
         if not active:
             out.append(f'<span class="cl-gap">{text}</span>')
             continue
-        colours = [PALETTE[c.index % len(PALETTE)] for c in active]
+        colours = [colour_of(c) for c in active]
         title = html.escape("\n".join(_tooltip(c) for c in active), quote=True)
         ids = " ".join(str(c.index) for c in active)
         if len(active) == 1:
@@ -171,7 +207,8 @@ def _segments_html(chunks: Sequence[Chunk], source: str, offset: int, limit: int
 def show(chunks: Sequence[Chunk], source: str, **options: Any) -> Any:
     """Display `chunks` over `source` in Jupyter (returns an ``IPython.display.HTML``).
 
-    Options are those of `render_html` (``max_chars``, ``offset``, ``height``, ``attrs``).
+    Options are those of `render_html` (``max_chars``, ``offset``, ``height``, ``attrs``,
+    ``colour_by``, ``colours``).
     """
     from IPython.display import HTML
 

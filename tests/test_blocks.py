@@ -83,3 +83,11 @@ def test_heading_trails_give_breadcrumbs():
     trails = [" > ".join(t) for t in heading_trails(markdown_blocks(text))]
     assert trails == ["Install", "Install", "Install > Linux", "Install > Linux", "Install > Linux > apt",
                       "Install > Linux > apt", "Install > macOS", "Install > macOS", "Use", "Use"]
+
+
+def test_table_blocks_carry_their_cells_as_plain_text():
+    (table,) = [b for b in markdown_blocks(MARKDOWN) if b.kind == "table"]
+    assert table.attrs["cells"] == (("a", "b"), ("1", "2"))
+    markup = "<table><tr><th>Name</th><th>Size</th></tr><tr><td><b>Sea</b> lemon</td><td>12 &amp; up</td></tr></table>"
+    (html_table,) = html_blocks(markup)
+    assert html_table.attrs["cells"] == (("Name", "Size"), ("Sea lemon", "12 & up"))

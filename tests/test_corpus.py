@@ -237,3 +237,11 @@ def test_report_pdf_is_built_from_its_committed_source(tmp_path):
     rebuilt = builder.build(output=tmp_path / "report.pdf")
     committed = data_dir() / "documents" / "report.pdf"
     assert hashlib.sha256(rebuilt.read_bytes()).digest() == hashlib.sha256(committed.read_bytes()).digest()
+
+
+def test_data_dir_override_and_a_clear_error_without_a_corpus(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHUNKLAB_DATA", str(data_dir()))
+    assert (data_dir() / "corpus.json").is_file()
+    monkeypatch.setenv("CHUNKLAB_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="CHUNKLAB_DATA"):
+        data_dir()

@@ -80,3 +80,17 @@ def test_show_and_histogram() -> None:
     assert "chunklab-view" in show(chunks, TEXT).data
     ax = size_histogram(chunks)
     assert sum(p.get_height() for p in ax.patches) == len(chunks)
+
+
+def test_colour_by_a_metadata_value_with_a_legend() -> None:
+    chunks = [
+        Chunk(TEXT[0:11], 0, 11, 0, {"kind": "a"}),
+        Chunk(TEXT[12:36], 12, 36, 1, {"kind": "b"}),
+        Chunk(TEXT[37:52], 37, 52, 2, {"kind": "a"}),
+    ]
+    markup = render_html(chunks, TEXT, colour_by="kind", colours={"b": "#123456"})
+    assert 'data-chunks="1" style="background:#123456"' in markup
+    first, third = (re.search(f'data-chunks="{i}" style="background:([^"]+)"', markup).group(1) for i in (0, 2))
+    assert first == third != "#123456"  # same value, same colour, whatever the position
+    assert 'data-colour-by="kind"' in markup and markup.count('class="cl-key"') == 2
+    assert visible_text(markup) == TEXT  # the legend sits above the text

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder, unit_rows
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import fit, pack
 from ..segment import SentenceMethod, paragraph_spans, sentence_spans
 
@@ -36,7 +36,6 @@ __all__ = [
     "BreakpointMethod",
     "SemanticChunker",
     "SemanticClusterChunker",
-    "SentenceGroupChunker",
     "SimilarityCurve",
     "breakpoints",
     "chunk_cohesion",
@@ -211,24 +210,7 @@ def chunk_cohesion(
     return out
 
 
-# -- shared parameter handling ------------------------------------------------------------------------
-class SentenceGroupChunker(Chunker):
-    """Base of the chunkers that group whole sentences into chunks of at most `max_size` in `unit`
-    (the semantic and the topic chunkers): their size contract and measure."""
-
-    max_size: int
-    unit: SizeUnit
-    tokenizer: TokenizerName
-
-    def size_limit(self) -> int:
-        """Every chunk measures at most `max_size` in `unit`."""
-        return self.max_size
-
-    def measure(self, text: str) -> int:
-        """Size in `unit` (characters, words or tokens of `tokenizer`)."""
-        return length_function(self.unit, self.tokenizer)(text)
-
-
+# -- shared parameter checks --------------------------------------------------------------------------
 def _check_embedder(chunker: Chunker) -> None:
     embedder = getattr(chunker, "embedder", None)
     if embedder is not None and not callable(embedder):
@@ -240,7 +222,7 @@ def _check_embedder(chunker: Chunker) -> None:
 
 # -- greedy breakpoints -------------------------------------------------------------------------------
 @register
-class SemanticChunker(SentenceGroupChunker):
+class SemanticChunker(UnitSized, Chunker):
     """Cut between sentences where the meaning shifts: at breakpoints of the similarity curve.
 
     1. Split the text into sentences (`sentence_method`, within paragraphs) and embed each one.
@@ -336,7 +318,7 @@ class SemanticChunker(SentenceGroupChunker):
         if n == 0:
             return []
         cuts, _ = self.breakpoints(text)
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         groups: list[tuple[int, int, int | None]] = []
         first, opened_by = 0, None
         for gap in cuts.tolist():  # gap g lies between sentence g and g + 1
@@ -358,7 +340,7 @@ class SemanticChunker(SentenceGroupChunker):
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each group's span, or the spans of its packed pieces when it is too big."""
         curve = self.curve(text)
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         for first, last, gap in self.groups(text):
             units = curve.units[first : last + 1]
             reason = "start" if gap is None else "breakpoint"
@@ -370,7 +352,7 @@ class SemanticChunker(SentenceGroupChunker):
 
 # -- optimal segmentation by dynamic programming --------------------------------------------------------
 @register
-class SemanticClusterChunker(SentenceGroupChunker):
+class SemanticClusterChunker(UnitSized, Chunker):
     """Choose every boundary at once: the segmentation whose chunks hold the most similar sentences.
 
     Sentences (a sentence longer than `max_size` is first cut at word boundaries; its pieces share
@@ -418,7 +400,7 @@ class SemanticClusterChunker(SentenceGroupChunker):
         """Sentence units with any sentence longer than `max_size` cut by `fit` at word boundaries
         (its pieces share the sentence's vector), and one vector per unit."""
         units, vectors = sentence_vectors(text, self.sentence_method, self.embedder)
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         pieces: list[tuple[int, int]] = []
         rows: list[int] = []
         for row, (start, end) in enumerate(units):
@@ -433,7 +415,7 @@ class SemanticClusterChunker(SentenceGroupChunker):
         units, vectors = self._fitting_units(text)
         if not units:
             return
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         earliest = _earliest_starts(text, units, self.max_size, measure)
         for a, b in optimal_segments(vectors, earliest):
             cohesion = round(_mean_pair_similarity(vectors[a:b]), 4) if b - a >= 2 else None

@@ -26,11 +26,11 @@ from typing import Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..core import Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import pack
 from ..segment import SentenceMethod
-from .semantic import SentenceGroupChunker, sentence_units
+from .semantic import sentence_units
 
 __all__ = ["TextTiler", "TilingResult", "TopicChunker", "TopicMethod", "TopicProfile", "topic_profile"]
 
@@ -301,7 +301,8 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
 
         weights = TfidfTransformer(sublinear_tf=True).fit_transform(windows)
         model = NMF(n_components=n_topics, init="nndsvda", max_iter=400, random_state=0)
-        mixtures = model.fit_transform(weights)
+        with np.errstate(invalid="ignore"):  # its error report takes sqrt of a rounding-error negative on tiny inputs
+            mixtures = model.fit_transform(weights)
     totals = mixtures.sum(axis=1, keepdims=True)
     mixtures = np.where(totals > 0, mixtures / np.where(totals > 0, totals, 1), 1.0 / n_topics)
     words = [_top_words(row, vocabulary) for row in model.components_]
@@ -336,7 +337,7 @@ def _runs(labels: np.ndarray, min_length: int) -> list[tuple[int, int]]:
 
 # -- the chunker -------------------------------------------------------------------------------------------
 @register
-class TopicChunker(SentenceGroupChunker):
+class TopicChunker(UnitSized, Chunker):
     """Cut where the topic changes: TextTiling, or the dominant topic of an LDA or NMF model.
 
     * ``method="texttiling"``: NLTK's TextTiling (`TextTiler`) with blocks of `block`
@@ -433,7 +434,7 @@ class TopicChunker(SentenceGroupChunker):
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each segment, split into packed pieces where it exceeds `max_size`."""
         units = sentence_units(text, self.sentence_method)
-        measure = length_function(self.unit, self.tokenizer)
+        measure = self.measure_function()
         for index, (first, end, topic, words) in enumerate(self.segments(text)):
             for start, stop, _, _ in pack(text, units[first:end], self.max_size, measure):
                 yield start, stop, {"topic": words, "topic_id": topic, "segment": index}

@@ -1,0 +1,248 @@
+"""Modality-specific chunking: prose, tables, code, lists and images, each cut by its own rule."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import re
+from typing import Any, Iterator, Literal
+
+from ..blocks import Block
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..pack import pack
+from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
+from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+from .table import table_context
+
+__all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
+
+Modality = Literal["prose", "table", "code", "list", "image"]
+#: Every modality, in the order the course introduces them.
+MODALITIES: tuple[str, ...] = ("prose", "table", "code", "list", "image")
+#: One colour per modality for `chunklab.show(..., colour_by="modality", colours=MODALITY_COLOURS)`
+#: (from the same colour-blind-safe palette as every other view).
+MODALITY_COLOURS = {"prose": "#77AADD", "table": "#EE8866", "code": "#BBCC33", "list": "#EEDD88", "image": "#FFAABB"}
+
+_BLOCK_MODALITY = {"table": "table", "code": "code", "list": "list", "image": "image"}
+_PYTHON = frozenset({"python", "py", "python3"})
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def modality_of(block: Block | Table) -> Modality:
+    """The modality of a document part: a `Table` or table block is ``"table"``, a code block
+    ``"code"``, a list ``"list"``, an image ``"image"``; headings, paragraphs, quotes and other
+    markup are ``"prose"``."""
+    if isinstance(block, Table):
+        return "table"
+    return _BLOCK_MODALITY.get(block.kind, "prose")  # type: ignore[return-value]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Group:
+    """Consecutive units of one modality that may be packed together (or a table, cut by rows), and
+    the metadata their chunks carry."""
+
+    units: tuple[tuple[int, int], ...]
+    metadata: dict[str, Any]
+    table: Table | None = None
+
+
+@register
+class ModalityChunker(UnitSized, Chunker):
+    """Split a document into blocks by modality and chunk each modality by its own rule.
+
+    Blocks come from one parser per format (`chunklab.blocks`, `chunklab.tables`): markdown by
+    markdown-it-py, HTML by the position-reporting parser, CSV by the quote-aware record scanner,
+    plain text by blank lines. Then:
+
+    * **prose** (headings, paragraphs, quotes): the sentences of each block (`sentence_method`)
+      packed up to `max_size`; a heading starts a new run, so prose chunks never span two sections;
+    * **table**: whole rows packed up to `max_size`, the header line in ``context`` (and the rows
+      as ``markdown`` and ``records``, as `TableChunker` does);
+    * **code**: the block whole if it fits; else cut between lines. With ``code="definitions"``
+      each top-level function or class of a Python block (found by `ast`; comments just above a
+      definition go with it) is a chunk of its own; other languages are cut at blank lines;
+    * **list**: whole items packed up to `max_size`;
+    * **image**: the image element with its caption as one chunk; ``alt``, ``path`` and
+      ``caption`` in metadata, and ``"Image: <alt>. <caption>"`` as its ``context``.
+
+    Every chunk has ``modality`` and ``section`` (the heading breadcrumb) metadata. A heading
+    followed directly by a non-prose block is kept with that block rather than left alone.
+    `explore` colours chunks by modality (`view_options`).
+
+    Size contract: every chunk measures at most `max_size` (in `unit`). A unit that alone is
+    larger (a very long sentence, row, line or image element) is cut at word boundaries.
+    """
+
+    name = "modality"
+    bounds = {"max_size": (1, None)}
+    widget_hints = {"max_size": (100, 3000, 50)}
+    view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
+
+    def __init__(
+        self,
+        max_size: int = 800,
+        sentence_method: SentenceMethod = "regex",
+        code: Literal["whole", "definitions"] = "whole",
+        fmt: DocumentFormat = "auto",
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.max_size = max_size
+        self.sentence_method = sentence_method
+        self.code = code
+        self.fmt = fmt
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Each group of the document packed under `max_size`, in source order."""
+        measure = length_function(self.unit, self.tokenizer)
+        for group in _groups(text, self.fmt, self.sentence_method, self.code):
+            if group.table is not None:
+                rows = max(1, len(group.table.rows))
+                for start, end, first, last, partial in row_groups(text, group.table, rows, self.max_size, measure):
+                    extra = {"partial_row": True} if partial else {}
+                    yield start, end, {**group.metadata, **table_metadata(group.table, first, last), **extra}
+                continue
+            for start, end, _, _ in pack(text, group.units, self.max_size, measure):
+                yield start, end, dict(group.metadata)
+
+
+@functools.lru_cache(maxsize=16)
+def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, code: str) -> tuple[_Group, ...]:
+    """The document as groups of units, cached per text and analysis parameters (sentences are
+    split once, however often `max_size` changes)."""
+    groups: list[_Group] = []
+    prose: list[tuple[int, int]] = []  # the units of the current prose run
+    prose_trail: tuple[str, ...] = ()
+    only_headings = True  # the current run has no body yet
+
+    def close_prose() -> None:
+        if prose:
+            groups.append(_Group(tuple(prose), _common("prose", prose_trail)))
+            prose.clear()
+
+    for part, trail in document_parts(text, fmt):
+        if isinstance(part, Block) and modality_of(part) == "prose":
+            if part.kind == "rule":
+                continue
+            if part.kind == "heading":
+                if not only_headings:
+                    close_prose()
+                prose.append(part.span)
+                prose_trail, only_headings = trail, True
+                continue
+            if not prose:
+                prose_trail = trail
+            prose.extend((part.start + s, part.start + e) for s, e in _sentences(text, part, sentence_method))
+            only_headings = False
+            continue
+        if prose and only_headings:  # headings waiting for a body introduce this part instead
+            start = prose[0][0]
+            prose.clear()
+        else:
+            close_prose()
+            start = part.start
+        only_headings = True
+        groups.extend(_part_groups(text, part, trail, start, code))
+    close_prose()
+    return tuple(groups)
+
+
+def _common(modality: str, trail: tuple[str, ...]) -> dict[str, Any]:
+    return {"modality": modality, "section": " > ".join(trail)}
+
+
+def _sentences(text: str, block: Block, method: SentenceMethod) -> list[tuple[int, int]]:
+    """A prose block's sentences, relative to its start (a heading is one unit)."""
+    piece = text[block.start : block.end]
+    if block.kind == "heading":
+        return [(0, len(piece))]
+    return sentence_spans(piece, method) or [(0, len(piece))]
+
+
+def _extend(units: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """`units` with the first stretched back to `start` and the last forward to `end`, so the
+    chunks of a block cover it from edge to edge (list tags, code fences, a heading above)."""
+    if not units:
+        return ((start, end),)
+    units[0] = (min(start, units[0][0]), units[0][1])
+    units[-1] = (units[-1][0], max(end, units[-1][1]))
+    return tuple(units)
+
+
+def _part_groups(text: str, part: Block | Table, trail: tuple[str, ...], start: int, code: str) -> list[_Group]:
+    """The groups of one non-prose part, starting at `start` (before it when headings lead in)."""
+    modality = modality_of(part)
+    metadata = _common(modality, trail)
+    if isinstance(part, Table):
+        context = table_context(part, trail, "header")
+        if context:
+            metadata["context"] = context
+        metadata["format"] = part.fmt
+        return [_Group((), metadata, dataclasses.replace(part, start=start))]
+    if part.kind == "list":
+        return [_Group(_extend(list(part.parts), start, part.end), metadata)]
+    if part.kind == "image":
+        caption = str(part.attrs.get("caption", ""))
+        metadata.update(alt=part.title, path=part.info, caption=caption)
+        alt = f"Image: {part.title.rstrip('.')}." if part.title else "Image."
+        metadata["context"] = f"{alt} {caption}".strip()
+        return [_Group(((start, part.end),), metadata)]
+    metadata["language"] = part.info
+    if code == "whole":
+        return [_Group(_extend(_lines(text, part.start, part.end), start, part.end), metadata)]
+    pieces = _definitions(text, part)
+    groups = []
+    for i, (s, e, name) in enumerate(pieces):
+        s, e = trim_span(text, start if i == 0 else s, part.end if i == len(pieces) - 1 else e)
+        extra = {"definition": name} if name else {}
+        groups.append(_Group(_extend(_lines(text, s, e), s, e), {**metadata, **extra}))
+    return groups
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [(start + s, start + e) for s, e in line_spans(text[start:end])]
+
+
+def _definitions(text: str, block: Block) -> list[tuple[int, int, str]]:
+    """A code block cut before each top-level definition: ``(start, end, name)`` per piece (name
+    empty for code between definitions). Python is read by `ast`; other languages, or Python that
+    does not parse, are cut at blank lines."""
+    piece = text[block.start : block.end]
+    starts = [0, *(m.end() for m in _BREAK.finditer(piece))]
+    cuts = _python_definitions(piece, starts) if block.info.lower() in _PYTHON else None
+    if cuts is None:
+        return [(block.start + s, block.start + e, "") for s, e in paragraph_spans(piece)] or [(block.start, block.end, "")]
+    out: list[tuple[int, int, str]] = []
+    bounds = [(0, ""), *cuts, (len(piece), "")]
+    for (s, name), (e, _) in zip(bounds, bounds[1:]):
+        if piece[s:e].strip():
+            out.append((block.start + s, block.start + e, name))
+    return out
+
+
+def _python_definitions(piece: str, starts: list[int]) -> list[tuple[int, str]] | None:
+    """Offsets (in `piece`) where each top-level def/class begins (decorators and the comment lines
+    right above it included), with its name; None if the code inside the fences does not parse."""
+    lines = _BREAK.split(piece)
+    fenced = len(lines) >= 2 and lines[0].lstrip().startswith(("```", "~~~"))
+    closed = fenced and lines[-1].lstrip().startswith(("```", "~~~"))
+    offset = 1 if fenced else 0
+    body = "\n".join(lines[offset : len(lines) - 1 if closed else len(lines)])
+    try:
+        tree = ast.parse(body)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    cuts = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1 + offset
+            while first - 1 >= offset and lines[first - 1].startswith("#"):
+                first -= 1
+            cuts.append((starts[first] if first > offset else 0, node.name))  # the fence goes with the first
+    return cuts

@@ -1,0 +1,240 @@
+"""Page chunking: one chunk per page (or per N pages) of a text with form feeds between pages."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..pack import pack
+from ..pdf import page_spans
+from ..segment import line_spans, sentence_spans, trim_span
+
+__all__ = ["PageChunker", "PageLayout", "page_layout"]
+
+#: How many lines at the top and at the bottom of a page may be a running header or footer.
+EDGE_LINES = 2
+#: A line is running furniture if it (digits aside) starts or ends at least this share of the pages.
+FURNITURE_SHARE = 0.5
+#: A page's last line that reaches this share of its longest line was wrapped at the margin: the
+#: paragraph goes on (a shorter one is the end of a paragraph, a heading or a list item).
+FULL_LINE = 0.6
+
+_DIGITS = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+_CLOSERS = "\"'”’)]"
+_TERMINAL = ".!?…"
+
+
+def _normalise(line: str) -> str:
+    """A line with numbers and spacing normalised: "Page 3 of 10" and "Page 4 of 10" agree."""
+    return _SPACE.sub(" ", _DIGITS.sub("#", line)).strip().lower()
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """Where the pages of a text are, and which of their lines are running headers and footers.
+
+    `pages` are the trimmed spans between form feeds (page ``i + 1`` is ``pages[i]``; empty for a
+    blank page), `bodies` the same pages without their running header and footer lines (empty if a
+    page holds nothing else), and `furniture` the spans of those header and footer lines, sorted.
+    `open_ends` says, per page, whether its body stops in the middle of a sentence: no terminal
+    punctuation at the end, and a last line that is full (at least `FULL_LINE` of the page's
+    longest), i.e. wrapped at the margin rather than ending a heading or a list item.
+    """
+
+    pages: tuple[tuple[int, int], ...]
+    bodies: tuple[tuple[int, int], ...]
+    furniture: tuple[tuple[int, int], ...]
+    open_ends: tuple[bool, ...]
+
+    @functools.cached_property
+    def _ends(self) -> list[int]:
+        return [e for _, e in self.pages]
+
+    def pages_of(self, start: int, end: int) -> list[int]:
+        """The 1-based numbers of the (non-blank) pages that ``[start, end)`` overlaps."""
+        out = []
+        for i in range(bisect.bisect_right(self._ends, start), len(self.pages)):
+            s, e = self.pages[i]
+            if s >= end:
+                break
+            if s < e:
+                out.append(i + 1)
+        return out
+
+    def furniture_within(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The header and footer lines that lie inside ``[start, end)``."""
+        out = []
+        for s, e in self.furniture[bisect.bisect_left(self.furniture, (start, start)) :]:
+            if e > end:
+                break
+            out.append((s, e))
+        return out
+
+
+@functools.lru_cache(maxsize=16)
+def page_layout(text: str) -> PageLayout:
+    """Split `text` into pages at form feeds and find its running headers and footers.
+
+    A header (footer) line is one of the first (last) two non-blank lines of a page whose
+    normalised form (numbers replaced, case and spacing ignored) is also among the first (last) two
+    lines of at least half of the non-blank pages, and of at least two. Only lines at the very edge
+    of a page count: a header line, then possibly a second one, from the top; footer lines likewise
+    from the bottom. Cached per text.
+    """
+    pages = tuple(page_spans(text))
+    lines = [[(s + a, s + b) for a, b in line_spans(text[s:e])] for s, e in pages]
+    filled = sum(1 for page in lines if page)
+    top, bottom = Counter(), Counter()
+    for page in lines:
+        top.update({_normalise(text[s:e]) for s, e in page[:EDGE_LINES]})
+        bottom.update({_normalise(text[s:e]) for s, e in page[-EDGE_LINES:]})
+    needed = max(2, math.ceil(FURNITURE_SHARE * filled))
+    bodies, furniture, open_ends = [], [], []
+    for (start, end), page in zip(pages, lines):
+        first, last = 0, len(page)
+        while first < min(EDGE_LINES, last) and top[_normalise(text[slice(*page[first])])] >= needed:
+            first += 1
+        while last > max(first, len(page) - EDGE_LINES) and bottom[_normalise(text[slice(*page[last - 1])])] >= needed:
+            last -= 1
+        furniture.extend(page[:first] + page[last:])
+        body = page[first:last]
+        bodies.append((body[0][0], body[-1][1]) if body else (end, end))
+        open_ends.append(bool(body) and _open_end(text, body))
+    return PageLayout(pages, tuple(bodies), tuple(sorted(furniture)), tuple(open_ends))
+
+
+def _open_end(text: str, lines: list[tuple[int, int]]) -> bool:
+    """Do these lines stop mid-sentence: no terminal punctuation (closing quotes aside) at the
+    end, and a full last line?"""
+    pos = lines[-1][1]
+    while pos > lines[-1][0] and text[pos - 1] in _CLOSERS:
+        pos -= 1
+    if pos > lines[-1][0] and text[pos - 1] in _TERMINAL:
+        return False
+    longest = max(e - s for s, e in lines)
+    return lines[-1][1] - lines[-1][0] >= FULL_LINE * longest
+
+
+@register
+class PageChunker(UnitSized, Chunker):
+    """One chunk per page, or per `pages_per_chunk` pages, of a text with form feeds between pages.
+
+    **How pages reach the chunker.** A chunker receives only a string, so page breaks must be in
+    it: a form feed (``"\\f"``) starts each new page, as ``pdftotext`` writes it and as
+    `chunklab.pdf.read_pdf` joins pages (``"\\n\\n\\f"``). A text without a form feed is one page.
+
+    * ``strip_furniture=True`` leaves running headers and footers (lines repeated at the top or
+      bottom of at least half of the pages, numbers ignored: see `page_layout`) out of each chunk's
+      span where they sit at its edges. Where they fall inside a chunk (a chunk of several pages, or
+      a carried sentence), the span has to include them; ``clean_text`` in metadata then holds the
+      chunk's text without them. `chunk.text` is always the exact source span.
+    * ``carry_sentences=True``: when a page ends in the middle of a sentence (no full stop, and a
+      last line that is full, so the paragraph was wrapped at the margin: see `PageLayout`), its
+      chunk runs on to the end of that sentence on the next page, and the next chunk starts after.
+    * A chunk longer than `max_size` (in `unit`) is split into packed sentences within it. The
+      default keeps a typical page whole; raise it with `pages_per_chunk`.
+
+    Metadata: ``page`` (the 1-based page the chunk starts on), ``pages`` (every page it touches)
+    and, when its span holds header or footer lines, ``clean_text``. Size contract: at most
+    `max_size` per chunk (a single longer sentence is cut at word boundaries).
+    """
+
+    name = "page"
+    bounds = {"pages_per_chunk": (1, None), "max_size": (1, None)}
+    widget_hints = {"pages_per_chunk": (1, 10, 1), "max_size": (200, 8000, 100)}
+
+    def __init__(
+        self,
+        pages_per_chunk: int = 1,
+        max_size: int = 4000,
+        strip_furniture: bool = True,
+        carry_sentences: bool = True,
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.pages_per_chunk = pages_per_chunk
+        self.max_size = max_size
+        self.strip_furniture = strip_furniture
+        self.carry_sentences = carry_sentences
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Page groups in order, each split into packed sentences if it is too big."""
+        layout = page_layout(text)
+        measure = length_function(self.unit, self.tokenizer)
+        for start, end in self._groups(text, layout):
+            if measure(text[start:end]) <= self.max_size:
+                pieces = [(start, end)]
+            else:
+                pieces = [(s, e) for s, e, _, _ in pack(text, _sentences_within(text, start, end), self.max_size, measure)]
+            for s, e in pieces:
+                yield s, e, _metadata(text, layout, s, e)
+
+    def _groups(self, text: str, layout: PageLayout) -> list[tuple[int, int]]:
+        """The span of each group of `pages_per_chunk` pages, edges moved as the options say."""
+        edges = layout.bodies if self.strip_furniture else layout.pages
+        filled = [i for i, (s, e) in enumerate(edges) if s < e]
+        groups, resume = [], 0
+        for g in range(0, len(filled), self.pages_per_chunk):
+            members = filled[g : g + self.pages_per_chunk]
+            start = max(edges[members[0]][0], resume)
+            end = edges[members[-1]][1]
+            following = filled[g + self.pages_per_chunk] if g + self.pages_per_chunk < len(filled) else None
+            if self.carry_sentences and following is not None and layout.open_ends[members[-1]]:
+                end = max(end, _first_sentence_end(text, *layout.bodies[following]))
+            start, end = trim_span(text, start, end)
+            if start < end:
+                groups.append((start, end))
+            resume = max(resume, end)
+        return groups
+
+
+def _first_sentence_end(text: str, start: int, end: int) -> int:
+    """Where the first sentence of ``text[start:end]`` ends."""
+    sentences = _sentences_within(text, start, end)
+    return sentences[0][1] if sentences else start
+
+
+def _sentences_within(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentences of the whole text (split once, cached) clipped to ``[start, end)``."""
+    spans, starts = _all_sentences(text)
+    first = max(0, bisect.bisect_right(starts, start) - 1)
+    out = []
+    for s, e in spans[first:]:
+        if s >= end:
+            break
+        s, e = trim_span(text, max(s, start), min(e, end))
+        if s < e:
+            out.append((s, e))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _all_sentences(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    spans = sentence_spans(text)
+    return spans, [s for s, _ in spans]
+
+
+def _metadata(text: str, layout: PageLayout, start: int, end: int) -> dict[str, Any]:
+    """``page``, ``pages`` and, if the span holds header or footer lines, ``clean_text``."""
+    pages = layout.pages_of(start, end) or [1]
+    metadata: dict[str, Any] = {"page": pages[0], "pages": pages}
+    inside = layout.furniture_within(start, end)
+    if inside:
+        pieces, pos = [], start
+        for s, e in inside:
+            pieces.append(text[pos:s].strip())
+            pos = e
+        pieces.append(text[pos:end].strip())
+        metadata["clean_text"] = "\n".join(p for p in pieces if p)
+    return metadata

@@ -1,0 +1,355 @@
+"""Recursive separator splitting: the cascade paragraph → line → sentence → word → character.
+
+The text is cut at the strongest separator first (blank lines). A piece that still does not fit is
+cut again at the next separator (line breaks), and so on down to single characters. Pieces cut from
+the same parent are then merged back, in order, into chunks of at most `size`: this is the "recursive
+character text splitter" most RAG pipelines use, computed here on spans, so every offset is exact by
+construction.
+
+Two things differ from the splitter most people know (LangChain's ``RecursiveCharacterTextSplitter``):
+
+* **Offsets** are the positions where the cuts were made. LangChain re-finds each chunk by searching
+  the source for its text (``add_start_index``), which can land on another copy of repeated text
+  (langchain issue #21475).
+* **Overlap is always applied.** LangChain carries whole pieces of the previous chunk into the next
+  one, so when the last piece is longer than the overlap (a paragraph, say) nothing is carried and
+  the overlap silently disappears (issues #8142, #30200). Here the next chunk starts inside the
+  previous one, at the strongest boundary (paragraph, line, sentence, word) within the overlap.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from typing import Callable, Iterator, NamedTuple, Sequence
+
+from ..core import Chunker, ParameterError, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..pack import fit, pack
+from ..segment import sentence_spans, trim_span
+
+__all__ = ["LEVELS", "RecursiveChunker", "Run", "recursive_runs", "recursive_spans"]
+
+#: The named separator levels, strongest first.
+LEVELS = ("paragraph", "line", "sentence", "word", "char")
+
+Measure = Callable[[str], int]
+
+# Separators that are whitespace, as patterns. Each starts with a literal "\n", so the regex engine
+# scans for it quickly (a leading "\r?" or character class is several times slower), and swallows
+# the whitespace after it, so the piece that follows starts trimmed. Blank lines are those of
+# `chunklab.segment.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
+# line ends; pieces are trimmed one by one only where some line ends in whitespace.
+_PARAGRAPH = re.compile(r"\n(?:[ \t\f\v]*\r?\n)+\s*")
+_LINE = re.compile(r"\n\s*")
+_CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
+_SPACE_BEFORE_BREAK = re.compile(r"\n(?<=[^\S\n]\n)")
+_WORD_START = re.compile(r"(?<!\S)\S")
+_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
+
+
+class Run(NamedTuple):
+    """Consecutive pieces cut from one parent at one separator level; they may merge into chunks."""
+
+    level: str
+    pieces: list[tuple[int, int]]
+
+
+def recursive_runs(
+    text: str, start: int, end: int, separators: Sequence[str], limit: int, measure: Measure = len
+) -> list[Run]:
+    """The separator cascade over ``text[start:end]``: runs of pieces that each measure at most `limit`.
+
+    The span is cut at ``separators[0]``; every piece that fits joins the current run, and every piece
+    that does not is cut recursively at the next separator, its pieces forming runs of their own
+    (pieces of different parents never merge). At ``"word"`` or ``"char"``, or after the last
+    separator, an oversized piece is cut by `chunklab.pack.fit` into the most whole words that fit,
+    a word longer than `limit` at the last character that fits (cutting at words and merging the
+    words back is exactly that), so the cascade ends there.
+
+    Separators are level names (see `RecursiveChunker`) or literal strings: a literal that begins
+    with a line break (``"\\ndef "``, ``"\\n## "``) starts the piece after it, any other literal
+    (``"; "``, ``"。"``) ends the piece before it.
+    """
+    start, end = trim_span(text, start, end)
+    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
+
+
+def recursive_spans(
+    text: str, start: int, end: int, separators: Sequence[str], limit: int, measure: Measure = len
+) -> list[tuple[int, int, str]]:
+    """`recursive_runs` with each run's pieces merged greedily (`chunklab.pack.pack`) into spans that
+    measure at most `limit`: ``(start, end, level)`` per chunk, without overlap."""
+    return _merge(text, recursive_runs(text, start, end, separators, limit, measure), limit, measure)
+
+
+def _merge(text: str, runs: list[Run], limit: int, measure: Measure) -> list[tuple[int, int, str]]:
+    merged = []
+    for level, pieces in runs:
+        if len(pieces) == 1:
+            merged.append((*pieces[0], level))
+        else:
+            merged.extend((s, e, level) for s, e, _, _ in pack(text, pieces, limit, measure))
+    return merged
+
+
+class _Cascade:
+    """The cascade over ``text[start:end]``: its separators, the size limit, and what is known of the
+    span's line ends (looked at once, in the span only, so that cutting many small spans of a long
+    text stays linear)."""
+
+    def __init__(
+        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure
+    ) -> None:
+        self.text = text
+        self.span = (start, end)
+        self.separators = separators
+        self.limit = limit
+        self.measure = measure
+        crlf = text.find("\r", start, end) >= 0
+        self.line = _CR_LINE if crlf else _LINE
+        # Positions of line breaks that follow whitespace: pieces ending there need trimming.
+        self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
+        self.found: list[Run] = []
+
+    def runs(self) -> list[Run]:
+        self._cut(*self.span, 0)
+        return self.found
+
+    def _cut(self, start: int, end: int, depth: int) -> None:
+        if start >= end:
+            return
+        if depth >= len(self.separators) or self.separators[depth] in ("word", "char"):
+            level = self.separators[depth] if depth < len(self.separators) else "char"
+            self.found.append(Run(level, fit(self.text, start, end, self.limit, self.measure)))
+            return
+        level = self.separators[depth]
+        pieces = self._pieces(start, end, level)
+        if self.measure is len:
+            oversized = [k for k, (s, e) in enumerate(pieces) if e - s > self.limit]
+        else:
+            text, measure, limit = self.text, self.measure, self.limit
+            oversized = [k for k, (s, e) in enumerate(pieces) if measure(text[s:e]) > limit]
+        head = 0
+        for k in oversized:
+            if head < k:
+                self.found.append(Run(level, pieces[head:k]))
+            self._cut(*pieces[k], depth + 1)
+            head = k + 1
+        if head < len(pieces):
+            self.found.append(Run(level, pieces[head:] if head else pieces))
+
+    def _pieces(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+        """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces."""
+        text = self.text
+        if separator == "sentence":
+            return [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
+        if separator in ("paragraph", "line"):  # whitespace: the separator belongs to neither piece
+            if text.find("\n", start, end) < 0 and (self.line is _LINE or text.find("\r", start, end) < 0):
+                return [(start, end)]  # a single line: nothing to cut
+            pattern = _PARAGRAPH if separator == "paragraph" else self.line
+            found = [m.span() for m in pattern.finditer(text, start, end)]
+            ragged = self.ragged
+            if ragged is not None and bisect.bisect_left(ragged, start) == bisect.bisect_left(ragged, end):
+                # Both ends of the span are non-space and every separator swallows the whitespace
+                # after it: the pieces lie between the separators, already trimmed.
+                bounds = [start, *itertools.chain.from_iterable(found), end]
+                return list(zip(bounds[::2], bounds[1::2]))
+            heads, tails = [start, *(e for _, e in found)], [*(s for s, _ in found), end]
+        else:
+            found = [m.span() for m in re.finditer(re.escape(separator), text[start:end])]
+            cuts = [start + (s if separator.startswith(("\n", "\r")) else e) for s, e in found]
+            heads, tails = [start, *cuts], [*cuts, end]
+        pieces = []
+        for s, e in zip(heads, tails):
+            if s < e and (text[s].isspace() or text[e - 1].isspace()):
+                s, e = trim_span(text, s, e)
+            if s < e:
+                pieces.append((s, e))
+        return pieces
+
+
+@register
+class RecursiveChunker(UnitSized, Chunker):
+    """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `size`.
+
+    `separators` lists the cascade, strongest first: the level names ``"paragraph"`` (blank lines),
+    ``"line"`` (line breaks), ``"sentence"`` (sentence ends, `chunklab.segment`'s regex splitter),
+    ``"word"`` (whitespace) and ``"char"`` (anywhere), or literal strings such as ``"\\nclass "``
+    (see `recursive_runs` for which side of a literal the cut goes). Words and then characters are
+    always the last resort, so the size contract holds whatever the list.
+
+    Pieces cut from the same parent (the paragraphs of the text, the sentences of one long
+    paragraph) are merged greedily into chunks; pieces of different parents are never merged, so a
+    chunk boundary falls at every strong separator next to a piece that had to be cut finer.
+
+    `overlap` (in `unit`s) is applied between every pair of neighbouring chunks: each chunk after
+    the first starts inside the previous one, within its last `overlap` units, at the strongest
+    boundary found there in the order of `separators` (a paragraph start, else a line start, else a
+    sentence start, else a word start), as early as possible. To leave room for it, pieces are cut
+    to at most ``size - overlap`` units. A chunk has less overlap only when the previous chunk's last
+    word alone is longer than `overlap` (a CSV row without spaces, say), or when the whitespace
+    between two chunks would push the next one over `size`.
+
+    Size contract: every chunk measures at most `size` in `unit` (characters, whitespace-delimited
+    words, or tokens of `tokenizer`), except a single character that a tokenizer splits into more
+    than `size` tokens. Metadata: ``separator`` (the level at which the chunk's pieces were cut) and,
+    for ``unit="tokens"``, ``token_count``.
+    """
+
+    name = "recursive"
+    size_param = "size"
+    bounds = {"size": (1, None), "overlap": (0, None)}
+    widget_hints = {"size": (50, 2000, 10), "overlap": (0, 400, 10)}
+
+    def __init__(
+        self,
+        size: int = 400,
+        overlap: int = 0,
+        separators: tuple[str, ...] = LEVELS,
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.size = size
+        self.overlap = overlap
+        self.separators = separators
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def check(self) -> None:
+        """Overlap must leave room for new text; separators must be non-empty strings."""
+        if self.overlap >= self.size:
+            raise ParameterError(
+                f"RecursiveChunker: parameter 'overlap' must be smaller than 'size' "
+                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
+            )
+        if not self.separators or not all(self.separators):
+            raise ParameterError(
+                f"RecursiveChunker: parameter 'separators' must be a non-empty tuple of non-empty strings "
+                f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
+            )
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Yield each chunk's span with the level its pieces were cut at."""
+        measure = self.measure_function()
+        limit = self.size - self.overlap
+        runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
+        cores = _merge(text, runs, limit, measure)
+        if self.overlap:
+            starts = _overlap_starts(text, cores, self.separators, self.overlap, self.size, measure)
+        else:
+            starts = [start for start, _, _ in cores]
+        if self.unit == "tokens":
+            for begin, (_, end, level) in zip(starts, cores):
+                yield begin, end, {"separator": level, "token_count": measure(text[begin:end])}
+        else:
+            for begin, (_, end, level) in zip(starts, cores):
+                yield begin, end, {"separator": level}
+
+
+def _overlap_starts(
+    text: str, cores: list[tuple[int, int, str]], separators: Sequence[str], overlap: int, size: int, measure: Measure
+) -> list[int]:
+    """Where each chunk starts once the overlap is put in front of its core (see `RecursiveChunker`).
+
+    The overlap lies inside the previous chunk and begins after its start, so chunks keep their
+    order. In characters only its last `overlap` characters qualify (fewer if the chunk would grow
+    past `size`), and the first boundary found there is the answer (`_char_overlap_starts`). In
+    other units a binary search over each level's boundaries in the whole previous chunk finds
+    those that qualify.
+    """
+    if measure is len:
+        return _char_overlap_starts(text, cores, separators, overlap, size)
+    starts = [cores[0][0]] if cores else []
+    for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
+        fits = lambda p: measure(text[p:prev_end]) <= overlap and measure(text[p:end]) <= size  # noqa: E731
+        begin = start
+        for level in [*separators, "word"]:
+            found = _boundaries(text, level, starts[-1] + 1, prev_end)
+            found = found[_first_true(found, fits) :]
+            if found:
+                begin = found[0]
+                break
+        starts.append(begin)
+    return starts
+
+
+def _char_overlap_starts(
+    text: str, cores: list[tuple[int, int, str]], separators: Sequence[str], overlap: int, size: int
+) -> list[int]:
+    """`_overlap_starts` in characters. This runs once per chunk, so the levels above words are
+    tried only when they can occur in the window (a line break, a full stop), and the usual case,
+    a window of words inside a paragraph, costs two string searches."""
+    ends = [i for i, level in enumerate(separators) if level in ("word", "char")]
+    strong = list(separators[: ends[0]] if ends else separators)
+    only_breaks = all(level in ("paragraph", "line") for level in strong)
+    crlf = "\r" in text
+    starts = [cores[0][0]] if cores else []
+    for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
+        low = max(starts[-1] + 1, prev_end - overlap, end - size)
+        begin = None
+        if low >= prev_end:
+            begin = start
+        elif strong and not (only_breaks and text.find("\n", low - 1, prev_end) < 0 and not crlf):
+            begin = _first_boundary(text, strong, low, prev_end)
+        if begin is None:
+            word = _WORD_START.search(text, low, prev_end)
+            begin = word.start() if word else start
+        starts.append(begin)
+    return starts
+
+
+def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
+    """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
+    `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
+    stop) before running their patterns."""
+    breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
+    for level in levels:
+        if level in ("paragraph", "line") and not breaks:
+            continue
+        if level == "sentence" and _TERMINAL.search(text, low - 1, high) is None:
+            continue
+        found = _boundaries(text, level, low, high)
+        if found:
+            return found[0]
+    return None
+
+
+def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
+    """The positions in ``[low, high)`` where a piece cut at separator `level` would start, in order."""
+    if level in ("word", "char"):
+        return [m.start() for m in _WORD_START.finditer(text, low, high)]
+    if level == "sentence":
+        # Some text before `low` lets the splitter see the word before a full stop (abbreviations);
+        # the slice's first sentence starts where the slice does, not at a sentence boundary.
+        head = max(0, low - 40)
+        return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
+    back = low
+    while back > 0 and text[back - 1].isspace():  # a separator may begin in the whitespace before `low`
+        back -= 1
+    if level in ("paragraph", "line"):
+        pattern = _PARAGRAPH if level == "paragraph" else (_CR_LINE if "\r" in text[back:high] else _LINE)
+        return [m.end() for m in pattern.finditer(text, back, high) if low <= m.end() < high]
+    after = not level.startswith(("\n", "\r"))
+    found = []
+    for match in re.finditer(re.escape(level), text[back:high]):
+        cut = back + (match.end() if after else match.start())
+        while cut < high and text[cut].isspace():
+            cut += 1
+        if low <= cut < high:
+            found.append(cut)
+    return found
+
+
+def _first_true(items: Sequence[int], predicate: Callable[[int], bool]) -> int:
+    """Index of the first item for which a monotone (False…False True…True) predicate holds."""
+    low, high = 0, len(items)
+    while low < high:
+        middle = (low + high) // 2
+        if predicate(items[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return low

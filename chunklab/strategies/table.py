@@ -1,0 +1,121 @@
+"""Table-aware chunking: tables cut between whole rows, the header repeated in every chunk's context."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Literal
+
+from ..blocks import Block
+from ..core import Chunker, Span, register
+from ..length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..pack import pack
+from ..segment import line_spans
+from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+
+__all__ = ["TableChunker", "table_context"]
+
+ContextMode = Literal["header", "section+header", "none"]
+
+
+def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> str:
+    """The text to index before a chunk of `table`: its caption and header line, and with
+    ``"section+header"`` the breadcrumb of headings above it; empty for ``"none"``."""
+    if mode == "none":
+        return ""
+    lines = [" > ".join(trail)] if mode == "section+header" and trail else []
+    lines += [table.caption, table.header_line]
+    return "\n".join(line for line in lines if line)
+
+
+@register
+class TableChunker(UnitSized, Chunker):
+    """Find the tables of a text and cut them between whole rows; the header goes into `context`.
+
+    Tables are found by a parser per format (`chunklab.tables`): markdown pipe tables
+    (markdown-it-py), HTML ``<table>`` elements (``<tr>`` rows) and CSV text (quote-aware records,
+    the first one the header). ``fmt="auto"`` guesses the format; a plain text whose first records
+    all have the same number of comma-separated fields is read as CSV.
+
+    * Each table chunk holds at most `rows` consecutive data rows and measures at most `max_size`
+      (in `unit`); the first chunk of a table also spans its header lines. Metadata: ``rows`` (the
+      1-based data-row numbers), ``columns``, ``markdown`` (the header plus these rows as a
+      markdown table), ``records`` (``{column: cell}`` dicts: ``pandas.DataFrame(records)``),
+      ``table`` (which table of the text, from 0), ``format``, ``section`` (the heading breadcrumb)
+      and ``context``: the header line (and an HTML caption), so a row retrieved alone still says
+      what its numbers mean. ``context="section+header"`` puts the breadcrumb before it;
+      ``context="none"`` leaves it out, which is the plain row-based chunker (one row, no header).
+    * Text outside tables (``other_text="paragraphs"``): its blocks (paragraphs, headings, lists,
+      code; for plain text, blank-line paragraphs) are packed whole up to `max_size`, never across
+      a table, with ``in_table=False``; a block too big for one chunk is cut between its lines. ``other_text="skip"`` leaves it out of every chunk, for an
+      index of tables alone.
+
+    Size contract: every chunk measures at most `max_size`. A single row (or a header) longer than
+    that is the one thing cut inside: at word boundaries, its pieces marked ``partial_row=True``.
+    Tables without markup (columns aligned with spaces, or a PDF table whose grid was lost in
+    extraction) are not found: no parser can see them, so they are packed as text.
+    """
+
+    name = "table"
+    bounds = {"rows": (1, None), "max_size": (1, None)}
+    widget_hints = {"rows": (1, 30, 1), "max_size": (100, 3000, 50)}
+
+    def __init__(
+        self,
+        rows: int = 1,
+        max_size: int = 1000,
+        context: ContextMode = "header",
+        other_text: Literal["paragraphs", "skip"] = "paragraphs",
+        fmt: DocumentFormat = "auto",
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.rows = rows
+        self.max_size = max_size
+        self.context = context
+        self.other_text = other_text
+        self.fmt = fmt
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Table chunks and packed text chunks, in source order."""
+        measure = length_function(self.unit, self.tokenizer)
+        run: list[tuple[Block, tuple[str, ...]]] = []
+        table_index = 0
+        for part, trail in document_parts(text, self.fmt):
+            if isinstance(part, Table):
+                yield from self._text_spans(text, run, measure)
+                run = []
+                yield from self._table_spans(text, part, trail, table_index, measure)
+                table_index += 1
+            else:
+                run.append((part, trail))
+        yield from self._text_spans(text, run, measure)
+
+    def _table_spans(self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any) -> Iterator[Span]:
+        common: dict[str, Any] = {"in_table": True, "table": index, "format": table.fmt, "section": " > ".join(trail)}
+        context = table_context(table, trail, self.context)
+        if context:
+            common["context"] = context
+        for start, end, first, last, partial in row_groups(text, table, self.rows, self.max_size, measure):
+            metadata = {**common, **table_metadata(table, first, last)}
+            if partial:
+                metadata["partial_row"] = True
+            yield start, end, metadata
+
+    def _text_spans(self, text: str, run: list[tuple[Block, tuple[str, ...]]], measure: Any) -> Iterator[Span]:
+        if self.other_text == "skip" or not run:
+            return
+        units, trails = [], []
+        for block, trail in run:  # a block too big to keep whole is cut between its lines
+            pieces = [block.span] if measure(text[block.start : block.end]) <= self.max_size else [
+                (block.start + s, block.start + e) for s, e in line_spans(text[block.start : block.end])
+            ]
+            units.extend(pieces)
+            trails.extend([trail] * len(pieces))
+        for start, end, first, _ in pack(text, units, self.max_size, measure):
+            trail = trails[first]
+            metadata: dict[str, Any] = {"in_table": False, "section": " > ".join(trail)}
+            if self.context == "section+header" and trail:
+                metadata["context"] = " > ".join(trail)
+            yield start, end, metadata

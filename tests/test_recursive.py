@@ -1,0 +1,217 @@
+"""The recursive separator cascade: exact offsets on repeated text, overlap that is really applied,
+cuts at the strongest separator, and agreement with a plain reference implementation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklab import load_document
+from chunklab.core import ParameterError
+from chunklab.length import count_tokens
+from chunklab.pack import fit, pack
+from chunklab.segment import line_spans, paragraph_spans, sentence_spans, word_spans
+from chunklab.strategies import RecursiveChunker
+from chunklab.strategies.recursive import recursive_runs
+
+PARAGRAPH = "Paragraph {}: the pump stops when the float switch trips, and the alarm sounds in the control room."
+
+
+def search_offsets(text: str, pieces: list[str], overlap: int) -> list[int]:
+    """Offsets recovered the way a splitter that returns only strings must do it: search the source
+    for each chunk from where the previous one ended, less the overlap (LangChain's add_start_index)."""
+    found, index, previous = [], 0, 0
+    for piece in pieces:
+        index = text.find(piece, max(0, index + previous - overlap))
+        previous = len(piece)
+        found.append(index)
+    return found
+
+
+# -- offsets ----------------------------------------------------------------------------------------
+def test_identical_paragraphs_get_their_own_offsets():
+    text = "\n\n".join([PARAGRAPH.format(1)] * 10)
+    chunks = RecursiveChunker(size=len(PARAGRAPH) + 5)(text)
+    step = len(PARAGRAPH.format(1)) + 2
+    assert [c.start for c in chunks] == [i * step for i in range(10)]
+    assert len({c.text for c in chunks}) == 1, "ten identical chunks, told apart only by their offsets"
+
+
+def test_offsets_stay_exact_where_searching_goes_wrong():
+    """Repetitive text (langchain #21475): searching for a chunk's text finds an earlier copy."""
+    text = "na na na na na na na na\nna na na na na jude na na\nna na jude na na"
+    chunks = RecursiveChunker(size=13, overlap=2)(text)
+    assert all(text[c.start : c.end] == c.text for c in chunks)
+    assert [c.start for c in chunks] == sorted({c.start for c in chunks}), "starts strictly increase"
+    searched = search_offsets(text, [c.text for c in chunks], overlap=2)
+    assert searched != [c.start for c in chunks], "this text does fool a search for offsets"
+
+
+# -- overlap ----------------------------------------------------------------------------------------
+def test_overlap_is_applied_when_every_piece_is_longer_than_the_overlap():
+    """Paragraphs shorter than a chunk but longer than the overlap: LangChain carries no whole piece,
+    so its overlap vanishes (langchain #8142, #30200). Here every neighbouring pair overlaps."""
+    text = "\n\n".join(PARAGRAPH.format(i) for i in range(6))
+    chunks = RecursiveChunker(size=150, overlap=40)(text)
+    assert len(chunks) >= 6
+    for a, b in zip(chunks, chunks[1:]):
+        shared = a.end - b.start
+        assert 0 < shared <= 40, (a.text, b.text)
+        assert b.start == 0 or text[b.start - 1].isspace(), "the overlap starts at a word"
+    assert all(len(c) <= 150 for c in chunks)
+
+
+def test_overlap_prefers_whole_pieces():
+    text = " ".join(f"Sentence number {i} is short." for i in range(20))
+    chunks = RecursiveChunker(size=120, overlap=60)(text)
+    sentence_starts = {s for s, _ in sentence_spans(text)}
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.start < a.end and b.start in sentence_starts, "the overlap is the last whole sentences"
+
+
+@st.composite
+def prose(draw: st.DrawFn) -> str:
+    words = st.text(alphabet="abcdefghij", min_size=1, max_size=12)
+    separators = st.sampled_from([" ", " ", " ", ". ", "\n", "\n\n", "  "])
+    parts = draw(st.lists(st.tuples(words, separators), min_size=1, max_size=120))
+    return "".join(w + s for w, s in parts)
+
+
+@given(text=prose(), size=st.integers(10, 200), share=st.floats(0.05, 0.5))
+def test_overlap_is_applied_wherever_it_can_be(text, size, share):
+    """No overlap between two neighbours only when no word start in the last `overlap` characters
+    of the first would keep the second within `size` (the documented exceptions)."""
+    overlap = max(1, int(size * share))
+    chunks = RecursiveChunker(size=size, overlap=overlap)(text)
+    word_starts = [s for s, _ in word_spans(text)]
+    for a, b in zip(chunks, chunks[1:]):
+        if b.start < a.end:
+            assert a.end - b.start <= overlap
+            continue
+        possible = [p for p in word_starts if a.start < p < a.end and a.end - p <= overlap and b.end - p <= size]
+        assert not possible, f"no overlap between {a.text!r} and {b.text!r}, though {possible} would do"
+
+
+@given(text=prose(), size=st.integers(5, 200), overlap=st.integers(0, 60))
+def test_every_word_is_in_a_chunk_and_no_chunk_holds_another(text, size, overlap):
+    if overlap >= size:
+        overlap = size - 1
+    chunks = RecursiveChunker(size=size, overlap=overlap)(text)
+    for s, e in word_spans(text):
+        assert any(c.start <= s and e <= c.end for c in chunks) or e - s > size - overlap
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start < b.start and a.end < b.end
+
+
+# -- the cascade ------------------------------------------------------------------------------------
+def test_cuts_fall_at_the_strongest_separator_that_works():
+    short = "A short paragraph that fits."
+    long = " ".join(f"This is sentence {i} of a long paragraph." for i in range(12))
+    text = f"{short}\n\n{long}\n\n{short}"
+    chunks = RecursiveChunker(size=120)(text)
+    assert chunks[0].text == short and chunks[-1].text == short
+    sentences = sentence_spans(text)
+    inside = [c for c in chunks[1:-1]]
+    assert all(c.metadata["separator"] == "sentence" for c in inside)
+    ends = {e for _, e in sentences}
+    assert all(c.end in ends for c in inside), "the long paragraph is cut between sentences only"
+
+
+def test_a_sentence_longer_than_size_is_cut_between_words():
+    text = "word " * 60
+    chunks = RecursiveChunker(size=50)(text)
+    assert all(c.metadata["separator"] == "word" for c in chunks)
+    assert all(not c.text.startswith(" ") and not c.text.endswith(" ") for c in chunks)
+    assert all(len(c) <= 50 for c in chunks)
+
+
+def test_literal_separators_start_or_end_pieces():
+    code = "import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n"
+    runs = recursive_runs(code, 0, len(code), ("\ndef ",), 25)
+    assert [code[s:e] for s, e in runs[0].pieces] == [
+        "import os", "def a():\n    return 1", "def b():\n    return 2", "def c():\n    return 3",
+    ]
+    runs = recursive_runs("one; two; three", 0, 15, ("; ",), 8)
+    assert [("one; two; three")[s:e] for s, e in runs[0].pieces] == ["one;", "two;", "three"]
+
+
+def test_crlf_text_is_cut_at_its_line_ends():
+    text = "First line here.\r\nSecond line here.\r\n\r\nThird line.\r\n"
+    chunks = RecursiveChunker(size=20)(text)
+    assert [c.text for c in chunks] == ["First line here.", "Second line here.", "Third line."]
+
+
+def reference_chunks(text: str, size: int) -> list[tuple[int, int]]:
+    """The recursive splitter written plainly: cut at each level with `chunklab.segment`, recurse
+    into what is too big, merge consecutive siblings while they fit."""
+    levels = [paragraph_spans, line_spans, sentence_spans, word_spans]
+
+    def chunk(start: int, end: int, depth: int) -> list[tuple[int, int]]:
+        if depth == len(levels):  # one word longer than size: windows of `size` characters
+            return [(s, min(s + size, end)) for s in range(start, end, size)]
+        pieces = [(start + s, start + e) for s, e in levels[depth](text[start:end])]
+        out, current = [], None
+        for s, e in pieces:
+            if e - s > size:
+                if current:
+                    out.append(current)
+                out.extend(chunk(s, e, depth + 1))
+                current = None
+            elif current and e - current[0] <= size:
+                current = (current[0], e)
+            else:
+                if current:
+                    out.append(current)
+                current = (s, e)
+        return out + ([current] if current else [])
+
+    return chunk(0, len(text), 0)
+
+
+@pytest.mark.parametrize("name", ["manual", "article", "stations", "support"])
+@pytest.mark.parametrize("size", [80, 400, 1000])
+def test_agrees_with_the_plain_reference_on_the_corpus(name, size):
+    text = load_document(name).text
+    assert [(c.start, c.end) for c in RecursiveChunker(size=size)(text)] == reference_chunks(text, size)
+
+
+def test_size_in_words_and_tokens():
+    text = load_document("article").text[:6000]
+    by_words = RecursiveChunker(size=40, unit="words")(text)
+    assert all(len(c.text.split()) <= 40 for c in by_words)
+    by_tokens = RecursiveChunker(size=64, overlap=16, unit="tokens", tokenizer="cl100k")(text)
+    assert all(c.metadata["token_count"] == count_tokens(c.text, "cl100k") <= 64 for c in by_tokens)
+    assert all(b.start < a.end for a, b in zip(by_tokens, by_tokens[1:]))
+
+
+def test_larger_size_never_gives_more_chunks():
+    text = load_document("manual").text
+    counts = [len(RecursiveChunker(size=size)(text)) for size in range(100, 2001, 50)]
+    assert counts == sorted(counts, reverse=True)
+
+
+def test_bad_parameters_name_themselves():
+    with pytest.raises(ParameterError, match="overlap"):
+        RecursiveChunker(size=100, overlap=100)
+    with pytest.raises(ParameterError, match="separators"):
+        RecursiveChunker(separators=())
+    with pytest.raises(ParameterError, match="separators"):
+        RecursiveChunker(separators=("paragraph", ""))
+
+
+# -- the character fast paths of chunklab.pack ------------------------------------------------------
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab \n\t\u3000é😀")), max_size=300),
+    limit=st.integers(1, 40),
+    data=st.data(),
+)
+def test_character_fast_paths_of_pack_agree_with_the_general_ones(text, limit, data):
+    slow = lambda piece: len(piece)  # noqa: E731  (any measure but `len` itself takes the general path)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    assert fit(text, start, end, limit) == fit(text, start, end, limit, slow)
+    units = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    assert pack(text, units, limit) == pack(text, units, limit, slow)

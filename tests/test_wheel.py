@@ -1,0 +1,50 @@
+"""The library as a newcomer installs it: a wheel in a fresh virtual environment, outside the repo."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+SCRIPT = textwrap.dedent(
+    """
+    import pathlib, chunklab
+    from chunklab.strategies import FixedSizeChunker
+    assert "site-packages" in chunklab.__file__, chunklab.__file__
+    text = "The weir was built in 1911. Salmon were counted by hand. " * 20
+    chunks = FixedSizeChunker(size=100, overlap=20)(text)
+    assert chunks and all(text[c.start:c.end] == c.text for c in chunks)
+    names = chunklab.list_documents()
+    assert "manual" in names and len(names) == 8, names
+    doc = chunklab.load_document("manual")
+    for q in chunklab.load_questions("manual"):
+        for a in q["answers"]:
+            assert doc.text[a["start"]:a["end"]] == a["text"]
+    print("ok", len(chunks), len(names), chunklab.corpus.data_dir())
+    """
+)
+
+
+def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(REPO)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    (wheel,) = wheels.glob("chunklab-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], capture_output=True,
+                             text=True, cwd=tmp_path)
+    assert install.returncode == 0, install.stderr[-2000:]
+    run = subprocess.run([str(python), "-c", SCRIPT], capture_output=True, text=True, cwd=tmp_path,
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith("ok") and str(venv) in run.stdout

@@ -64,7 +64,7 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 sentence embeddings: ``embedder(texts) -> float32 array (n, 384)``, unit rows.
 
-    Texts longer than `max_tokens` word pieces are truncated (the model was trained on at most 256),
+    Texts longer than `max_tokens` word pieces are truncated (sentence-transformers' limit for this model, which was fine-tuned on at most 128),
     so only the start of a long chunk shapes its vector. Uncached texts are embedded in batches of
     similar length (sorted by token count) so little padding is computed. Every vector is cached in
     memory under a hash of its text; `hits` and `misses` count cache look-ups. `persist` keeps the

@@ -21,6 +21,7 @@ vectors are pooled afterwards, so every chunk vector has seen the text around th
 
 from __future__ import annotations
 
+import atexit
 import functools
 import hashlib
 import os
@@ -90,6 +91,7 @@ class MiniLMEmbedder:
         self._cache: dict[bytes, np.ndarray] = {}
         self._model: Any = None
         self._path: pathlib.Path | None = None
+        self._saved = 0  # vectors in the persist file
 
     def __repr__(self) -> str:
         return f"MiniLMEmbedder(backend={self.backend!r}, cached={len(self._cache)})"
@@ -108,16 +110,17 @@ class MiniLMEmbedder:
         if todo:
             vectors = self._embed(list(todo.values()))
             self._cache.update(zip(todo, vectors))
-            if self._path is not None:
-                self._save(self._path)
+            if self._path is not None and len(self._cache) >= 2 * self._saved:
+                self.flush()
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self._cache[key] for key in keys])
 
     def persist(self, path: str | os.PathLike) -> MiniLMEmbedder:
-        """Keep the cache in the ``.npz`` file `path` too: load what it holds now, rewrite it whenever
-        new texts are embedded. The file records the backend and `max_tokens`; vectors made with
-        other settings are ignored. Returns the embedder.
+        """Keep the cache in the ``.npz`` file `path` too: load what it holds now, and write it back
+        whenever the cache has doubled since the last write (so a long run rewrites the file only a
+        few times), on `flush`, and when the interpreter exits. The file records the backend and
+        `max_tokens`; vectors made with other settings are ignored. Returns the embedder.
         """
         self._path = pathlib.Path(path)
         self._load_model()
@@ -125,7 +128,15 @@ class MiniLMEmbedder:
             with np.load(self._path, allow_pickle=False) as stored:
                 if str(stored["settings"]) == self._settings():
                     self._cache.update(zip((row.tobytes() for row in stored["keys"]), stored["vectors"]))
+        self._saved = len(self._cache)
+        atexit.register(self.flush)
         return self
+
+    def flush(self) -> None:
+        """Write the cache to the `persist` file now, if it holds vectors the file lacks."""
+        if self._path is not None and len(self._cache) > self._saved:
+            self._save(self._path)
+            self._saved = len(self._cache)
 
     def _settings(self) -> str:
         return f"{self.backend} max_tokens={self.max_tokens}"

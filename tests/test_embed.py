@@ -173,3 +173,16 @@ def test_late_chunking_retriever_through_compare():
     table = compare({"fixed": FixedSizeChunker(size=600)}, [doc], retrievers=("dense", "late"), progress=False)
     assert list(table["retriever"]) == ["dense", "late"]
     assert table["recall@k"].between(0, 1).all() and table["questions"].eq(24).all()
+
+
+def test_persist_writes_when_the_cache_doubles_and_on_flush(tmp_path):
+    path = tmp_path / "minilm.npz"
+    embedder = MiniLMEmbedder().persist(path)
+    embedder(TEXTS)  # an empty file doubles at once
+    written = path.stat().st_mtime_ns
+    embedder(["one more sentence that was not there before"])  # 5 < 2 * 4: not yet written
+    assert path.stat().st_mtime_ns == written
+    embedder.flush()
+    reloaded = MiniLMEmbedder().persist(path)
+    reloaded(["one more sentence that was not there before"])
+    assert reloaded.misses == 0

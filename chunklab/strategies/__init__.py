@@ -11,10 +11,12 @@ from .modality import ModalityChunker
 from .page import PageChunker
 from .paragraph import ParagraphChunker
 from .recursive import RecursiveChunker
+from .semantic import SemanticChunker, SemanticClusterChunker
 from .sentence import SentenceChunker
 from .sliding import SlidingWindowChunker
 from .table import TableChunker
 from .token import TokenChunker
+from .topic import TopicChunker
 
 __all__ = [
     "CodeChunker",
@@ -29,8 +31,11 @@ __all__ = [
     "PageChunker",
     "ParagraphChunker",
     "RecursiveChunker",
+    "SemanticChunker",
+    "SemanticClusterChunker",
     "SentenceChunker",
     "SlidingWindowChunker",
     "TableChunker",
     "TokenChunker",
+    "TopicChunker",
 ]

@@ -153,6 +153,21 @@ def test_balanced_packing_evens_out_a_tiny_last_chunk():
     assert len(greedy) == len(balanced) and min(greedy) < 30 < min(balanced)
 
 
+def topic_embedder(texts):
+    """A stand-in embedder: one dimension for cats, one for cars."""
+    import numpy as np
+
+    return np.array([[t.count("cat") + 0.01, t.count("car") + 0.01] for t in texts], dtype=np.float32)
+
+
+def test_semantic_packing_cuts_where_the_topic_changes():
+    text = "The cat sat. The cat slept. The car drove. The car stopped. The car turned. The car parked."
+    balanced = chunks_of(text, max_size=65, min_size=0)
+    semantic = chunks_of(text, max_size=65, min_size=0, prose="semantic", embedder=topic_embedder)
+    assert [c.text for c in semantic] == ["The cat sat. The cat slept.", "The car drove. The car stopped. The car turned. The car parked."]
+    assert len(balanced) == 2 and balanced[0].text.endswith("The car drove.")  # even sizes, mixed topics
+
+
 def test_plain_text_clauses_and_a_contents_list():
     contract = "AGREEMENT\n\n1. FEES\n\n1.1 The fee is 10 dollars.\n\n2. TERM\n\n2.1 It lasts a year.\n"
     chunks = chunks_of(contract, max_size=40, min_size=0)

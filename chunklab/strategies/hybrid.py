@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..blocks import Block, heading_trails
 from ..core import Chunk, Chunker, ParameterError, Span, register
+from ..embed import Embedder, unit_rows
 from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import fit, pack
 from ..sections import cached_blocks, heading_blocks
@@ -45,21 +46,27 @@ from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_
 from .code import code_block_spans
 from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
+from .semantic import _earliest_starts, optimal_segments
 from .table import table_context
 
 __all__ = [
     "ContextFunction",
     "ExtractiveContext",
     "HybridChunker",
+    "ProsePacking",
     "PropositionFunction",
     "Section",
     "Sectioner",
+    "balanced_pack",
     "document_title",
     "extractive_propositions",
+    "semantic_pack",
     "structure_sections",
 ]
 
 Route = Literal["prose", "list", "table", "code", "image"]
+#: How prose is packed: sentences into chunks of about equal size, or by meaning (`semantic_pack`).
+ProsePacking = Literal["sentences", "semantic"]
 
 
 @dataclass(frozen=True)
@@ -243,7 +250,9 @@ class HybridChunker(UnitSized, Chunker):
        header goes to ``header`` metadata and so into the context);
        code blocks by the code chunker's rule (whole, else between statements); images whole with
        their caption; prose and lists as sentences (`sentence_method`) packed into chunks of about
-       equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more.
+       equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more
+       (`balanced_pack`). With ``prose="semantic"`` the sentences are embedded (`embedder`, default
+       all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
     3. **Size caps**: every chunk measures at most `max_size` (in `unit`). Two neighbouring pieces
        of which one is smaller than `min_size` become one when the result fits: prose (or list)
        pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
@@ -280,33 +289,37 @@ class HybridChunker(UnitSized, Chunker):
         self,
         max_size: int = 400,
         min_size: int = 100,
+        prose: ProsePacking = "sentences",
         sentence_method: SentenceMethod = "regex",
         fmt: DocumentFormat = "auto",
         title: str | None = None,
         sectioner: Sectioner = structure_sections,
         contextualize: ContextFunction | None = ExtractiveContext(),
         propositions: PropositionFunction | None = None,
+        embedder: Embedder | None = None,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerName = "minilm",
     ) -> None:
         self.max_size = max_size
         self.min_size = min_size
+        self.prose = prose
         self.sentence_method = sentence_method
         self.fmt = fmt
         self.title = title
         self.sectioner = sectioner
         self.contextualize = contextualize
         self.propositions = propositions
+        self.embedder = embedder
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
 
     def check(self) -> None:
-        """`min_size` below `max_size`; `title` a str or None; the three steps callables."""
+        """`min_size` below `max_size`; `title` a str or None; the pluggable steps callables."""
         self.require_smaller("min_size", "max_size")
         if self.title is not None and not isinstance(self.title, str):
             raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
-        for name, optional in (("sectioner", False), ("contextualize", True), ("propositions", True)):
+        for name, optional in (("sectioner", False), ("contextualize", True), ("propositions", True), ("embedder", True)):
             value = getattr(self, name)
             if not callable(value) and not (optional and value is None):
                 allowed = "a callable or None" if optional else "a callable"
@@ -316,7 +329,8 @@ class HybridChunker(UnitSized, Chunker):
         """The chunks of `text`: routed, capped, merged, then given their context."""
         analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
         measure = self.measure_function()
-        pieces = [piece for run in analysis.runs for piece in self._cut(text, run, measure)]
+        vectors = _prose_vectors(text, self.fmt, self.sentence_method, self.sectioner, self.embedder) if self.prose == "semantic" else {}
+        pieces = [piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))]
         pieces = _merge(text, pieces, self.min_size, self.max_size, measure)
         title = analysis.title if self.title is None else self.title
         for index, piece in enumerate(pieces):
@@ -332,8 +346,9 @@ class HybridChunker(UnitSized, Chunker):
             yield piece.start, piece.end, metadata
 
     # -- routing ----------------------------------------------------------------------------------
-    def _cut(self, text: str, run: _Run, measure: Callable[[str], int]) -> list[_Piece]:
-        """The pieces one rule cuts a run into, each at most `max_size`."""
+    def _cut(self, text: str, run: _Run, measure: Callable[[str], int], vectors: Any = None) -> list[_Piece]:
+        """The pieces one rule cuts a run into, each at most `max_size` (`vectors`: one per prose
+        unit of the run, for semantic packing)."""
         limit = self.max_size
         if run.route == "table":
             table = run.part
@@ -361,7 +376,10 @@ class HybridChunker(UnitSized, Chunker):
             metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
             return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in fit(text, block.start, block.end, limit, measure)]
         out = []
-        for start, end, first, last in balanced_pack(text, run.units, limit, measure):
+        packed = balanced_pack(text, run.units, limit, measure) if vectors is None else semantic_pack(
+            text, run.units, vectors, limit, measure
+        )
+        for start, end, first, last in packed:
             headings_only = all(i in run.headings for i in range(first, last + 1))
             out.append(_Piece(start, end, run.route, run.section, headings_only=headings_only))
         return out
@@ -419,6 +437,20 @@ def balanced_pack(
         else:
             low = middle + 1
     return best
+
+
+def semantic_pack(
+    text: str, units: Sequence[tuple[int, int]], vectors: Any, limit: int, measure: Callable[[str], int] = len
+) -> list[tuple[int, int, int, int]]:
+    """Consecutive `units` grouped by meaning under `limit`: of all groupings into chunks that
+    measure at most `limit`, the one whose chunks hold the most similar sentences together
+    (`chunklab.strategies.semantic.optimal_segments`, the semantic-cluster chunker's dynamic
+    programme). `vectors` are the units' unit-length embeddings. When a unit alone is bigger than
+    `limit`, the greedy packing (which cuts it at words) is returned instead."""
+    if len(units) < 2 or max(measure(text[s:e]) for s, e in units) > limit:
+        return pack(text, units, limit, measure)
+    earliest = _earliest_starts(text, list(units), limit, measure)
+    return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
 
 
 # -- merging --------------------------------------------------------------------------------------
@@ -528,6 +560,28 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     leads = tuple(_lead(text, runs, i) for i in range(len(sections)))
     title = document_title(text, resolved)
     return _Analysis(title, sections, ends, leads, tuple(runs), layout)
+
+
+@functools.lru_cache(maxsize=8)
+def _prose_vectors(
+    text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner, embedder: Embedder | None
+) -> dict[int, Any]:
+    """Unit vectors of every prose unit, by run index, embedded in one batch (cached per text)."""
+    runs = _analyse(text, fmt, sentence_method, sectioner).runs
+    prose = [(i, run) for i, run in enumerate(runs) if run.units]
+    texts = [text[s:e] for _, run in prose for s, e in run.units]
+    if not texts:
+        return {}
+    if embedder is None:
+        from ..embed import default_embedder
+
+        embedder = default_embedder()
+    vectors = unit_rows(embedder(texts))
+    out, first = {}, 0
+    for i, run in prose:
+        out[i] = vectors[first : first + len(run.units)]
+        first += len(run.units)
+    return out
 
 
 def _checked_sections(found: Sequence[Section], length: int) -> tuple[Section, ...]:

@@ -557,7 +557,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
                 prose.append((s, e))
     close()
     ends = tuple([*starts[1:], len(text)])
-    leads = tuple(_lead(text, runs, i) for i in range(len(sections)))
+    leads = _leads(runs, len(sections))
     title = document_title(text, resolved)
     return _Analysis(title, sections, ends, leads, tuple(runs), layout)
 
@@ -658,12 +658,13 @@ def _units(
     return [unit for s, e in spans if (unit := furniture.trim(text, s, e))]
 
 
-def _lead(text: str, runs: Sequence[_Run], section: int) -> tuple[int, int] | None:
-    """The span of the first sentence of a section that is not a heading."""
+def _leads(runs: Sequence[_Run], count: int) -> tuple[tuple[int, int] | None, ...]:
+    """Per section, the span of its first sentence that is not a heading (in the section's first
+    prose run), or None."""
+    leads: list[tuple[int, int] | None] = [None] * count
+    seen: set[int] = set()
     for run in runs:
-        if run.section == section and run.units:
-            for i, unit in enumerate(run.units):
-                if i not in run.headings:
-                    return unit
-            return None
-    return None
+        if run.units and run.section not in seen:
+            seen.add(run.section)
+            leads[run.section] = next((u for i, u in enumerate(run.units) if i not in run.headings), None)
+    return tuple(leads)

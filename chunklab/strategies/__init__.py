@@ -4,6 +4,7 @@ from .code import CodeChunker
 from .entity import EntityChunker
 from .fixed import FixedSizeChunker
 from .hierarchical import HierarchicalChunker
+from .hybrid import HybridChunker
 from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
@@ -22,6 +23,7 @@ __all__ = [
     "EntityChunker",
     "FixedSizeChunker",
     "HierarchicalChunker",
+    "HybridChunker",
     "HtmlChunker",
     "KeywordChunker",
     "MarkdownChunker",

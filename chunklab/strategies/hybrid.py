@@ -1,0 +1,670 @@
+"""Hybrid chunking: structure first, then each block by its own rule, then size caps, then context.
+
+Every other strategy of the course sees one kind of structure. The hybrid composes them:
+
+1. **Sections.** A *sectioner* cuts the document into sections, each with its breadcrumb of titles.
+   The default, `structure_sections`, reads markdown and HTML headings from their parsers and, in
+   plain text, numbered clauses and capitalised heading lines (`chunklab.sections.heading_blocks`);
+   a CSV file is one section. A model can do this instead (agentic chunking, `chunklab.llm`).
+   In a text with form feeds (a PDF's pages) running headers and footers are found as in
+   `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
+2. **Routing.** Each part of a section goes to the rule made for it: a table is cut between whole
+   rows (`chunklab.tables.row_groups`, the table chunker's rule) with its header kept for the
+   context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
+   image is kept whole with its caption; prose and lists are split into sentences
+   (`chunklab.segment`) packed into chunks of about equal size (`chunklab.pack`).
+3. **Size caps.** No chunk measures more than `max_size`; a piece smaller than `min_size` joins its
+   neighbour (prose with prose of its section, table rows with rows of their table), and a heading
+   with nothing under it but subsections joins the piece that follows it.
+4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
+   the chunk (``metadata["context"]``). The default, `ExtractiveContext`, is the document title, the
+   breadcrumb, and a table's header or a code piece's enclosing definitions; a model can write a
+   situating sentence instead (contextual retrieval, `chunklab.llm.LLMContext`).
+5. **Propositions** (optional): ``propositions(document, chunk) -> list[str]`` stores short
+   statements derived from the chunk in ``metadata["propositions"]``.
+
+The analysis of a text (parse, sections, sentences, pages) is cached per text and per the
+parameters it depends on, so moving a size slider re-runs only the packing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Literal, Sequence
+
+from ..blocks import Block, heading_trails
+from ..core import Chunk, Chunker, ParameterError, Span, register
+from ..embed import Embedder, unit_rows
+from ..length import SizeUnit, TokenizerName, UnitSized
+from ..pack import fit, pack
+from ..sections import cached_blocks, heading_blocks
+from ..segment import SentenceMethod, line_spans, sentence_spans, trim_span
+from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
+from .code import code_block_spans
+from .modality import MODALITY_COLOURS
+from .page import PageLayout, page_layout
+from .semantic import _earliest_starts, optimal_segments
+from .table import table_context
+
+__all__ = [
+    "ContextFunction",
+    "ExtractiveContext",
+    "HybridChunker",
+    "ProsePacking",
+    "PropositionFunction",
+    "Section",
+    "Sectioner",
+    "balanced_pack",
+    "document_title",
+    "extractive_propositions",
+    "semantic_pack",
+    "structure_sections",
+]
+
+Route = Literal["prose", "list", "table", "code", "image"]
+#: How prose is packed: sentences into chunks of about equal size, or by meaning (`semantic_pack`).
+ProsePacking = Literal["sentences", "semantic"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """Where a section starts and the titles it sits under, outermost first (its own title last).
+
+    A section runs from its `start` to the next section's start; text before the first section
+    belongs to an untitled one.
+    """
+
+    start: int
+    trail: tuple[str, ...] = ()
+
+
+#: ``sectioner(text, fmt) -> sections``: `fmt` is the parser chosen for the text (``"markdown"``,
+#: ``"html"``, ``"csv"`` or ``"text"``).
+Sectioner = Callable[[str, str], Sequence[Section]]
+#: ``contextualize(document, chunk) -> str``: the text to index before the chunk ("" for none).
+ContextFunction = Callable[[str, Chunk], str]
+#: ``propositions(document, chunk) -> list[str]``: short statements the chunk makes.
+PropositionFunction = Callable[[str, Chunk], Sequence[str]]
+
+_TERMINAL = ".!?:;,"
+_MARKUP = "<|-*`>"
+_TITLE_CHARS = 100
+
+
+def structure_sections(text: str, fmt: str) -> tuple[Section, ...]:
+    """The default sectioner: a section at every heading the document's structure shows.
+
+    Markdown and HTML headings come from their parsers; plain text (and markdown without a single
+    heading, such as a contract with a pipe table) is read for numbered clauses and capitalised
+    heading lines (`chunklab.sections.heading_blocks`). A CSV file has no sections.
+    """
+    if fmt == "csv":
+        return ()
+    headings = _without_contents(text, heading_blocks(text, "auto" if fmt == "markdown" else fmt))
+    return tuple(Section(h.start, trail) for h, trail in zip(headings, heading_trails(headings)))
+
+
+#: A run of at least this many adjacent headings that all come again later is a table of contents.
+CONTENTS_RUN = 3
+
+
+def _without_contents(text: str, headings: Sequence[Block]) -> list[Block]:
+    """`headings` without the entries of a table of contents: in a run of headings with only
+    whitespace between them, the ones whose titles recur as later headings, when at least
+    `CONTENTS_RUN` of them do. (A PDF's contents page reads like clauses "1. ...", "2. ...";
+    without this rule every real section of the document would sit under its last entry.)"""
+    runs: list[list[int]] = []
+    for i, heading in enumerate(headings):
+        if runs and not text[headings[i - 1].end : heading.start].strip():
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    later: dict[str, int] = {}  # title -> index of its last occurrence
+    for i, heading in enumerate(headings):
+        later[heading.title] = i
+    dropped = set()
+    for run in runs:
+        repeated = [i for i in run if later[headings[i].title] > i]
+        if len(repeated) >= CONTENTS_RUN:
+            dropped.update(repeated)
+    return [h for i, h in enumerate(headings) if i not in dropped]
+
+
+def document_title(text: str, fmt: str) -> str:
+    """The title a document shows: its first line when that reads as a title (at most 100
+    characters, markdown heading marks removed, not markup, not ending like a sentence), else the
+    first heading its parser finds (markdown, HTML); empty for CSV or when there is neither."""
+    if fmt == "csv":
+        return ""
+    lines = line_spans(text)
+    if lines:
+        line = " ".join(text[slice(*lines[0])].lstrip("#").split())
+        if line and len(line) <= _TITLE_CHARS and line[-1] not in _TERMINAL and line[0] not in _MARKUP:
+            return line
+    if fmt in ("markdown", "html"):
+        return next((b.title for b in cached_blocks(text, fmt) if b.kind == "heading" and b.title), "")
+    return ""
+
+
+@dataclass(frozen=True)
+class ExtractiveContext:
+    """The default ``contextualize``: a contextual chunk header taken from the document itself.
+
+    One line per part that is switched on and present: the document `title`; the `breadcrumb` of
+    section titles (without the title when it opens the breadcrumb); the `header` of a table
+    chunk (caption and header row) or of a code piece cut out of a larger definition (the
+    enclosing signatures); and with `lead`, the first sentence of the chunk's section when the
+    chunk does not hold it. Deterministic and offline; an instance pickles and compares by value.
+    """
+
+    title: bool = True
+    breadcrumb: bool = True
+    header: bool = True
+    lead: bool = False
+
+    def __call__(self, document: str, chunk: Chunk) -> str:
+        """The header lines for `chunk` of `document`, joined by newlines."""
+        meta = chunk.metadata
+        trail = list(meta.get("breadcrumb", ()))
+        title = meta.get("title", "") if self.title else ""
+        lines = []
+        if title and not (self.breadcrumb and trail and trail[0] == title):
+            lines.append(title)
+        if self.breadcrumb and trail:
+            lines.append(" > ".join(trail))
+        if self.header and meta.get("header"):
+            lines.append(meta["header"])
+        if self.lead and meta.get("section_lead"):
+            start, end = meta["section_lead"]
+            if not (chunk.start <= start and end <= chunk.end):
+                lines.append(document[start:end])
+        return "\n".join(lines)
+
+
+_CLAUSE_BREAK = re.compile(r";\s+")
+
+
+def extractive_propositions(document: str, chunk: Chunk) -> list[str]:
+    """The offline ``propositions`` default: the chunk's sentences, cut again at semicolons, each
+    prefixed with the chunk's section title so that it can be read on its own. A model rewrites
+    propositions into self-contained statements (resolving "it" and "this"); this only extracts."""
+    title = (chunk.metadata.get("breadcrumb") or [""])[-1]
+    out = []
+    for s, e in sentence_spans(chunk.text):
+        for part in _CLAUSE_BREAK.split(" ".join(chunk.text[s:e].split())):
+            part = part.lstrip("#").strip()
+            if len(part) > 1 and part != title:
+                out.append(f"{title}: {part}" if title else part)
+    return out
+
+
+@dataclass(frozen=True)
+class _Run:
+    """Consecutive source that one rule chunks: prose units (sentences, headings) or one part."""
+
+    route: Route
+    section: int
+    units: tuple[tuple[int, int], ...] = ()
+    headings: frozenset[int] = frozenset()  # indices of units that are headings
+    part: Block | Table | None = None
+
+
+@dataclass(frozen=True)
+class _Analysis:
+    """What a text is made of, independent of sizes: computed once per text (and sectioner)."""
+
+    title: str
+    sections: tuple[Section, ...]
+    section_ends: tuple[int, ...]
+    section_leads: tuple[tuple[int, int] | None, ...]
+    runs: tuple[_Run, ...]
+    layout: PageLayout | None
+
+
+@dataclass
+class _Piece:
+    """A candidate chunk: its span, the rule that cut it, its section and metadata (and, for a
+    table chunk, its table and the data rows it holds, so that merged rows can be rendered again)."""
+
+    start: int
+    end: int
+    route: Route
+    section: int
+    headings_only: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+    table: Table | None = None
+    rows: tuple[int, int] = (-1, -1)
+    last_section: int = -1  # the section the piece ends in, when it spans several (else -1)
+
+
+@register
+class HybridChunker(UnitSized, Chunker):
+    """Structure first, then each block by its own rule, then size caps, then a contextual header.
+
+    1. **Sections** from `sectioner` (default `structure_sections`: markdown/HTML headings,
+       numbered clauses and capitalised heading lines of plain text; none in a CSV file).
+    2. **Routing** of every part of a section: tables by whole rows (the table chunker's rule; the
+       header goes to ``header`` metadata and so into the context);
+       code blocks by the code chunker's rule (whole, else between statements); images whole with
+       their caption; prose and lists as sentences (`sentence_method`) packed into chunks of about
+       equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more
+       (`balanced_pack`). With ``prose="semantic"`` the sentences are embedded (`embedder`, default
+       all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
+    3. **Size caps**: every chunk measures at most `max_size` (in `unit`). Two neighbouring pieces
+       of which one is smaller than `min_size` become one when the result fits: prose (or list)
+       pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
+       reach `min_size`; ``min_size=0`` gives one row per chunk). A piece that holds only headings
+       joins the piece after it when that fits. Code and images are never merged.
+    4. **Context**: ``metadata["context"] = contextualize(text, chunk)`` (default
+       `ExtractiveContext`: title, breadcrumb, table header or enclosing code definitions). The
+       document title is `title` or, when None, `document_title` of the text. ``None`` for
+       `contextualize` leaves the context out.
+    5. **Propositions**: with a `propositions` function, ``metadata["propositions"]`` holds its
+       statements for every chunk (`extractive_propositions` offline, `chunklab.llm` with a model).
+
+    Metadata on every chunk: ``modality`` (prose, list, table, code, image), ``section`` (the
+    breadcrumb joined by " > "), ``breadcrumb``, ``title``, ``section_span`` (the whole section's
+    span, for sending a chunk's section instead of the chunk) and, for a text with form feeds,
+    ``page`` and ``pages``; table chunks add ``rows``, ``columns``, ``markdown``, ``records`` and
+    ``header``; code chunks ``language`` and ``definitions``; image chunks ``alt``, ``path`` and
+    ``caption``. The callables are shown fixed in `explore`; module-level functions and frozen
+    dataclass instances keep the chunker picklable and comparable.
+
+    Size contract: every chunk measures at most `max_size`, except a single character that a
+    tokenizer counts as more tokens than that (see `chunklab.pack.fit`). A sentence, row or line
+    longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a piece
+    stays small when no neighbour may join it (prose next to a table, a code block, an image) or
+    when joining would pass `max_size`.
+    """
+
+    name = "hybrid"
+    bounds = {"max_size": (1, None), "min_size": (0, None)}
+    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1000, 25)}
+    view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
+
+    def __init__(
+        self,
+        max_size: int = 400,
+        min_size: int = 100,
+        prose: ProsePacking = "sentences",
+        sentence_method: SentenceMethod = "regex",
+        fmt: DocumentFormat = "auto",
+        title: str | None = None,
+        sectioner: Sectioner = structure_sections,
+        contextualize: ContextFunction | None = ExtractiveContext(),
+        propositions: PropositionFunction | None = None,
+        embedder: Embedder | None = None,
+        unit: SizeUnit = "chars",
+        tokenizer: TokenizerName = "minilm",
+    ) -> None:
+        self.max_size = max_size
+        self.min_size = min_size
+        self.prose = prose
+        self.sentence_method = sentence_method
+        self.fmt = fmt
+        self.title = title
+        self.sectioner = sectioner
+        self.contextualize = contextualize
+        self.propositions = propositions
+        self.embedder = embedder
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def check(self) -> None:
+        """`min_size` below `max_size`; `title` a str or None; the pluggable steps callables."""
+        self.require_smaller("min_size", "max_size")
+        if self.title is not None and not isinstance(self.title, str):
+            raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
+        for name, optional in (("sectioner", False), ("contextualize", True), ("propositions", True), ("embedder", True)):
+            value = getattr(self, name)
+            if not callable(value) and not (optional and value is None):
+                allowed = "a callable or None" if optional else "a callable"
+                raise ParameterError(f"HybridChunker: parameter {name!r} must be {allowed}, got {value!r}")
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """The chunks of `text`: routed, capped, merged, then given their context."""
+        analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
+        measure = self.measure_function()
+        vectors = _prose_vectors(text, self.fmt, self.sentence_method, self.sectioner, self.embedder) if self.prose == "semantic" else {}
+        pieces = [piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))]
+        pieces = _merge(text, pieces, self.min_size, self.max_size, measure)
+        title = analysis.title if self.title is None else self.title
+        for index, piece in enumerate(pieces):
+            metadata = self._metadata(text, analysis, piece, title)
+            if self.contextualize is not None or self.propositions is not None:
+                draft = Chunk(text[piece.start : piece.end], piece.start, piece.end, index, metadata)
+                if self.contextualize is not None:
+                    context = self.contextualize(text, draft)
+                    if context:
+                        metadata["context"] = context
+                if self.propositions is not None:
+                    metadata["propositions"] = list(self.propositions(text, draft))
+            yield piece.start, piece.end, metadata
+
+    # -- routing ----------------------------------------------------------------------------------
+    def _cut(self, text: str, run: _Run, measure: Callable[[str], int], vectors: Any = None) -> list[_Piece]:
+        """The pieces one rule cuts a run into, each at most `max_size` (`vectors`: one per prose
+        unit of the run, for semantic packing)."""
+        limit = self.max_size
+        if run.route == "table":
+            table = run.part
+            out = []
+            for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
+                piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
+                piece.metadata = _table_metadata(piece)
+                if partial:
+                    piece.metadata["partial_row"] = True
+                out.append(piece)
+            return out
+        if run.route == "code":
+            block = run.part
+            out = []
+            for start, end, meta in code_block_spans(text, block, limit, measure):
+                metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
+                if meta.get("context"):
+                    metadata["header"] = meta["context"]
+                out.append(_Piece(start, end, "code", run.section, metadata=metadata))
+            return out
+        if run.route == "image":
+            block = run.part
+            caption = str(block.attrs.get("caption", ""))
+            alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
+            metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
+            return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in fit(text, block.start, block.end, limit, measure)]
+        out = []
+        packed = balanced_pack(text, run.units, limit, measure) if vectors is None else semantic_pack(
+            text, run.units, vectors, limit, measure
+        )
+        for start, end, first, last in packed:
+            headings_only = all(i in run.headings for i in range(first, last + 1))
+            out.append(_Piece(start, end, run.route, run.section, headings_only=headings_only))
+        return out
+
+    def _metadata(self, text: str, analysis: _Analysis, piece: _Piece, title: str) -> dict[str, Any]:
+        first, last = piece.section, max(piece.section, piece.last_section)
+        trail = _common_prefix([analysis.sections[i].trail for i in range(first, last + 1)])
+        metadata: dict[str, Any] = {
+            "modality": piece.route,
+            "section": " > ".join(trail),
+            "breadcrumb": list(trail),
+            "title": title,
+            "section_span": trim_span(text, analysis.sections[first].start, analysis.section_ends[last]),
+        }
+        lead = analysis.section_leads[first]
+        if lead is not None:
+            metadata["section_lead"] = lead
+        if analysis.layout is not None:
+            pages = analysis.layout.pages_of(piece.start, piece.end) or [1]
+            metadata.update(page=pages[0], pages=pages)
+        metadata.update(piece.metadata)
+        return metadata
+
+
+def _common_prefix(trails: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """The titles every trail starts with: the breadcrumb of a chunk that spans sibling sections."""
+    prefix = trails[0]
+    for trail in trails[1:]:
+        n = 0
+        while n < min(len(prefix), len(trail)) and prefix[n] == trail[n]:
+            n += 1
+        prefix = prefix[:n]
+    return prefix
+
+
+def balanced_pack(
+    text: str, units: Sequence[tuple[int, int]], limit: int, measure: Callable[[str], int] = len
+) -> list[tuple[int, int, int, int]]:
+    """`chunklab.pack.pack` with sizes evened out: as few chunks as `limit` allows, packed under the
+    smallest limit that needs no more of them and cuts no unit (found by bisection: the greedy
+    count never grows with the limit). Greedy packing alone fills every chunk but the last, which
+    may be tiny. When a unit alone is bigger than `limit`, the greedy packing is returned as is."""
+    greedy = pack(text, units, limit, measure)
+    if len(greedy) < 2:
+        return greedy
+    largest = max(measure(text[s:e]) for s, e in units)
+    if largest > limit:
+        return greedy
+    low, high, best = largest, limit, greedy
+    while low < high:
+        middle = (low + high) // 2
+        trial = pack(text, units, middle, measure)
+        if len(trial) <= len(greedy):
+            high, best = middle, trial
+        else:
+            low = middle + 1
+    return best
+
+
+def semantic_pack(
+    text: str, units: Sequence[tuple[int, int]], vectors: Any, limit: int, measure: Callable[[str], int] = len
+) -> list[tuple[int, int, int, int]]:
+    """Consecutive `units` grouped by meaning under `limit`: of all groupings into chunks that
+    measure at most `limit`, the one whose chunks hold the most similar sentences together
+    (`chunklab.strategies.semantic.optimal_segments`, the semantic-cluster chunker's dynamic
+    programme). `vectors` are the units' unit-length embeddings. When a unit alone is bigger than
+    `limit`, the greedy packing (which cuts it at words) is returned instead."""
+    if len(units) < 2 or max(measure(text[s:e]) for s, e in units) > limit:
+        return pack(text, units, limit, measure)
+    earliest = _earliest_starts(text, list(units), limit, measure)
+    return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
+
+
+# -- merging --------------------------------------------------------------------------------------
+_PROSE = frozenset({"prose", "list"})
+
+
+def _merge(text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]) -> list[_Piece]:
+    """The lower size cap, in two linear passes. Forward: a piece that holds only headings, or one
+    still smaller than `min_size`, takes in the piece after it. Backward: a piece still smaller
+    than `min_size` (the last of its kind) joins the piece before it. Pieces join only when they
+    may (`_joinable`, headings excepted) and the result measures at most `max_size`."""
+
+    def small(piece: _Piece) -> bool:
+        return measure(text[piece.start : piece.end]) < min_size
+
+    def fits(a: _Piece, b: _Piece) -> bool:
+        return measure(text[a.start : b.end]) <= max_size
+
+    forward: list[_Piece] = []
+    for piece in pieces:
+        if forward:
+            last = forward[-1]
+            if (last.headings_only or (_joinable(last, piece) and small(last))) and fits(last, piece):
+                forward[-1] = _joined(last, piece)
+                continue
+        forward.append(piece)
+    if min_size <= 0:
+        return forward
+    out: list[_Piece] = []
+    for piece in forward:
+        if out and small(piece) and _joinable(out[-1], piece) and fits(out[-1], piece):
+            out[-1] = _joined(out[-1], piece)
+            continue
+        out.append(piece)
+    return out
+
+
+def _joinable(a: _Piece, b: _Piece) -> bool:
+    """May two neighbours become one? Prose (or list) pieces, even of neighbouring sections (a
+    section too short to stand alone joins its neighbour, under their common breadcrumb), or whole
+    rows of one table."""
+    if a.route == b.route == "table":
+        return a.table is b.table and not a.metadata.get("partial_row") and not b.metadata.get("partial_row")
+    return a.route in _PROSE and b.route in _PROSE
+
+
+def _joined(a: _Piece, b: _Piece) -> _Piece:
+    """One piece from ``[a.start, b.end)``: a heading piece takes on what it introduces; rows of a
+    table are rendered again; prose keeps the sections it spans."""
+    if a.headings_only:
+        return _Piece(a.start, b.end, b.route, b.section, b.headings_only, b.metadata, b.table, b.rows, b.last_section)
+    if a.route == "table":
+        joined = _Piece(a.start, b.end, "table", a.section, table=a.table, rows=(a.rows[0], b.rows[1]))
+        joined.metadata = _table_metadata(joined)
+        return joined
+    route: Route = a.route if a.route == b.route else "prose"
+    return _Piece(a.start, b.end, route, a.section, last_section=max(b.section, b.last_section))
+
+
+def _table_metadata(piece: _Piece) -> dict[str, Any]:
+    """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
+    return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
+
+
+# -- analysis -------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
+    """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
+    resolved = resolve_format(text, fmt)
+    sections = _checked_sections(sectioner(text, resolved), len(text))
+    starts = [s.start for s in sections]
+    layout = page_layout(text) if "\f" in text else None
+    furniture = _Furniture.of(layout)
+    runs: list[_Run] = []
+    prose: list[tuple[int, int]] = []
+    headings: set[int] = set()
+    kinds: set[str] = set()
+    current = -2
+
+    def close() -> None:
+        if prose:
+            route: Route = "list" if kinds == {"list"} else "prose"
+            runs.append(_Run(route, current, tuple(prose), frozenset(headings)))
+        prose.clear()
+        headings.clear()
+        kinds.clear()
+
+    for part, _ in document_parts(text, fmt):
+        if isinstance(part, Table) or part.kind in ("code", "image"):
+            close()
+            route: Route = "table" if isinstance(part, Table) else part.kind  # type: ignore[assignment]
+            runs.append(_Run(route, _section_at(starts, part.start), part=part))
+            continue
+        if part.kind == "rule":
+            continue
+        for section, start, end in _clip(starts, part.start, part.end):
+            if section != current:
+                close()
+                current = section
+            for s, e in _units(text, part, start, end, sentence_method, furniture):
+                if part.kind == "heading":
+                    headings.add(len(prose))
+                kinds.add("list" if part.kind == "list" else "heading" if part.kind == "heading" else "prose")
+                prose.append((s, e))
+    close()
+    ends = tuple([*starts[1:], len(text)])
+    leads = _leads(runs, len(sections))
+    title = document_title(text, resolved)
+    return _Analysis(title, sections, ends, leads, tuple(runs), layout)
+
+
+@functools.lru_cache(maxsize=8)
+def _prose_vectors(
+    text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner, embedder: Embedder | None
+) -> dict[int, Any]:
+    """Unit vectors of every prose unit, by run index, embedded in one batch (cached per text)."""
+    runs = _analyse(text, fmt, sentence_method, sectioner).runs
+    prose = [(i, run) for i, run in enumerate(runs) if run.units]
+    texts = [text[s:e] for _, run in prose for s, e in run.units]
+    if not texts:
+        return {}
+    if embedder is None:
+        from ..embed import default_embedder
+
+        embedder = default_embedder()
+    vectors = unit_rows(embedder(texts))
+    out, first = {}, 0
+    for i, run in prose:
+        out[i] = vectors[first : first + len(run.units)]
+        first += len(run.units)
+    return out
+
+
+def _checked_sections(found: Sequence[Section], length: int) -> tuple[Section, ...]:
+    """The sectioner's sections, checked and sorted, with an untitled one from 0 when needed."""
+    sections = []
+    for section in found:
+        if not isinstance(section, Section):
+            raise ValueError(f"a sectioner must return Section objects, got {section!r}")
+        if not (isinstance(section.start, int) and 0 <= section.start <= length):
+            raise ValueError(f"a section must start inside the text [0, {length}], got {section.start!r}")
+        if not (isinstance(section.trail, tuple) and all(isinstance(t, str) for t in section.trail)):
+            raise ValueError(f"a section's trail must be a tuple of str, got {section.trail!r}")
+        sections.append(section)
+    sections.sort(key=lambda s: s.start)
+    unique: list[Section] = []
+    for section in sections:  # two sections at one offset: the later (innermost) one wins
+        if unique and unique[-1].start == section.start:
+            unique[-1] = section
+        else:
+            unique.append(section)
+    if not unique or unique[0].start > 0:
+        unique.insert(0, Section(0, ()))
+    return tuple(unique)
+
+
+def _section_at(starts: Sequence[int], pos: int) -> int:
+    return max(bisect.bisect_right(starts, pos) - 1, 0)
+
+
+def _clip(starts: Sequence[int], start: int, end: int) -> Iterator[tuple[int, int, int]]:
+    """``(section, start, end)`` for each section that ``[start, end)`` overlaps, clipped to it."""
+    i = _section_at(starts, start)
+    while start < end:
+        stop = min(end, starts[i + 1]) if i + 1 < len(starts) else end
+        if start < stop:
+            yield i, start, stop
+        start = max(start, stop)
+        i += 1
+
+
+@dataclass(frozen=True)
+class _Furniture:
+    """Running header and footer lines by where they start and where they end."""
+
+    by_start: dict[int, int]
+    by_end: dict[int, int]
+
+    @classmethod
+    def of(cls, layout: PageLayout | None) -> _Furniture:
+        lines = layout.furniture if layout is not None else ()
+        return cls({s: e for s, e in lines}, {e: s for s, e in lines})
+
+    def trim(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """``[start, end)`` without the header or footer lines at its edges (None if nothing is left)."""
+        while start in self.by_start and self.by_start[start] <= end:
+            start = trim_span(text, self.by_start[start], end)[0]
+        while end in self.by_end and self.by_end[end] >= start:
+            end = trim_span(text, start, self.by_end[end])[1]
+        return (start, end) if start < end else None
+
+
+def _units(
+    text: str, block: Block, start: int, end: int, method: SentenceMethod, furniture: _Furniture
+) -> list[tuple[int, int]]:
+    """The units of a prose block clipped to ``[start, end)``: the heading whole, else sentences,
+    with running headers and footers trimmed off their edges (and dropped when nothing else)."""
+    start, end = trim_span(text, start, end)
+    if start >= end:
+        return []
+    if block.kind == "heading":
+        spans = [(start, end)]
+    else:
+        spans = [(start + s, start + e) for s, e in sentence_spans(text[start:end], method)] or [(start, end)]
+    return [unit for s, e in spans if (unit := furniture.trim(text, s, e))]
+
+
+def _leads(runs: Sequence[_Run], count: int) -> tuple[tuple[int, int] | None, ...]:
+    """Per section, the span of its first sentence that is not a heading (in the section's first
+    prose run), or None."""
+    leads: list[tuple[int, int] | None] = [None] * count
+    seen: set[int] = set()
+    for run in runs:
+        if run.units and run.section not in seen:
+            seen.add(run.section)
+            leads[run.section] = next((u for i, u in enumerate(run.units) if i not in run.headings), None)
+    return tuple(leads)

@@ -1,0 +1,291 @@
+"""The hybrid chunker's own cases: routing, sections, size caps, context, pages, the pluggable steps,
+the model adapters (with a stand-in model, never a real one) and the course's goal."""
+
+from __future__ import annotations
+
+import pickle
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklab import load_document
+from chunklab.core import Chunk, ParameterError
+from chunklab.llm import LLMContext, LLMPropositions, LLMSectioner, OpenAICompatible
+from chunklab.pack import pack
+from chunklab.strategies import HybridChunker
+from chunklab.strategies.hybrid import (
+    ExtractiveContext,
+    Section,
+    balanced_pack,
+    document_title,
+    extractive_propositions,
+    structure_sections,
+)
+
+MIXED = """# Cache Guide
+
+An introduction to the cache. It explains the parts.
+
+## Sizes
+
+Pick a size from the table below.
+
+| Size (MB) | Hit rate (%) |
+|---|---|
+| 64 | 41.0 |
+| 128 | 55.7 |
+| 256 | 63.2 |
+
+## Code
+
+```python
+def warm(cache):
+    return cache.fill()
+
+
+def drain(cache):
+    return cache.empty()
+```
+
+![Hit rate by size](figure.png)
+The figure shows the hit rate rising with size.
+
+## Notes
+
+Short note.
+"""
+
+
+def chunks_of(text: str, **params) -> list[Chunk]:
+    chunks = HybridChunker(**params)(text, source="doc")
+    assert all(text[c.start : c.end] == c.text for c in chunks)
+    return chunks
+
+
+def by_modality(chunks: list[Chunk], modality: str) -> list[Chunk]:
+    return [c for c in chunks if c.metadata["modality"] == modality]
+
+
+def test_each_part_goes_to_its_own_rule():
+    chunks = chunks_of(MIXED, min_size=0)
+    rows = by_modality(chunks, "table")
+    assert [c.metadata["rows"] for c in rows] == [[1], [2], [3]]
+    assert rows[1].text == "| 128 | 55.7 |"
+    assert all("| Size (MB) | Hit rate (%) |" in c.metadata["context"] for c in rows)
+    assert rows[1].metadata["records"] == [{"Size (MB)": "128", "Hit rate (%)": "55.7"}]
+    code = by_modality(chunks, "code")
+    assert len(code) == 1 and code[0].text.startswith("## Code") and code[0].text.endswith("```")
+    assert code[0].metadata["definitions"] == ["def warm", "def drain"]
+    image = by_modality(chunks, "image")
+    assert len(image) == 1 and image[0].metadata["path"] == "figure.png"
+    assert image[0].metadata["context"].endswith("Image: Hit rate by size. The figure shows the hit rate rising with size.")
+
+
+def test_code_too_big_for_one_chunk_is_cut_between_definitions():
+    code = by_modality(chunks_of(MIXED, max_size=80, min_size=0), "code")
+    assert [c.metadata["definitions"] for c in code] == [["def warm"], ["def drain"]]
+    assert code[1].text.startswith("def drain") and code[1].text.endswith("```")
+
+
+def test_sections_give_breadcrumbs_and_context_and_never_share_a_chunk():
+    chunks = chunks_of(MIXED, min_size=0)
+    intro = chunks[0]
+    assert intro.metadata["title"] == "Cache Guide" and intro.metadata["context"] == "Cache Guide"
+    notes = chunks[-1]
+    assert notes.metadata["breadcrumb"] == ["Cache Guide", "Notes"]
+    assert notes.metadata["context"] == "Cache Guide > Notes"  # the title opens the breadcrumb: once
+    for chunk in chunks:
+        start, end = chunk.metadata["section_span"]
+        assert start <= chunk.start and chunk.end <= end
+    assert HybridChunker(title="Handbook")(MIXED)[0].metadata["context"] == "Handbook\nCache Guide"
+
+
+def test_a_heading_alone_joins_what_follows_it():
+    chunks = chunks_of(MIXED, min_size=0)
+    rows = by_modality(chunks, "table")
+    # "## Sizes" and its sentence fit one prose chunk; the table's first chunk spans its header
+    assert any(c.text.startswith("## Sizes\n\nPick a size") for c in chunks)
+    assert rows[0].text.startswith("| Size (MB)")
+    text = "# Top\n\n## Sub\n\nBody text of the subsection, long enough to stand alone as a chunk."
+    first = chunks_of(text, min_size=0)[0]
+    assert first.text.startswith("# Top") and first.metadata["breadcrumb"] == ["Top", "Sub"]
+
+
+def test_small_pieces_join_a_neighbour_section_or_rows_of_their_table():
+    text = "# Guide\n\n## A\n\nShort a.\n\n## B\n\nShort b.\n\n## C\n\n" + "A longer sentence about C. " * 6
+    loose = chunks_of(text, max_size=200, min_size=0)
+    merged = chunks_of(text, max_size=200, min_size=60)
+    assert [c.metadata["section"] for c in loose] == ["Guide > A", "Guide > B", "Guide > C"]
+    assert [c.metadata["section"] for c in merged] == ["Guide", "Guide > C"]  # A and B under their common parent
+    assert merged[0].text.startswith("# Guide") and merged[0].text.endswith("Short b.")
+    assert merged[0].metadata["section_span"] == (text.index("## A"), text.index("## C") - 2)
+    rows = by_modality(chunks_of(MIXED, min_size=25), "table")
+    assert [c.metadata["rows"] for c in rows] == [[1], [2, 3]]  # the first row chunk spans the header lines
+    assert rows[1].metadata["records"] == [{"Size (MB)": "128", "Hit rate (%)": "55.7"}, {"Size (MB)": "256", "Hit rate (%)": "63.2"}]
+    assert rows[1].metadata["markdown"].endswith("| 128 | 55.7 |\n| 256 | 63.2 |")
+    code = by_modality(chunks_of(MIXED, max_size=80, min_size=79), "code")
+    assert len(code) == 2  # code is never merged
+
+
+@given(st.lists(st.integers(1, 90), min_size=1, max_size=40), st.integers(90, 400))
+def test_balanced_packing_needs_no_more_chunks_and_cuts_no_unit(lengths, limit):
+    text, units, pos = "", [], 0
+    for n in lengths:
+        units.append((pos, pos + n))
+        text += "x" * n + " "
+        pos += n + 1
+    greedy = pack(text, units, limit)
+    balanced = balanced_pack(text, units, limit)
+    assert len(balanced) == len(greedy)
+    assert [u for _, _, a, b in balanced for u in range(a, b + 1)] == list(range(len(units)))
+    assert all(e - s <= limit and (s, e) == (units[a][0], units[b][1]) for s, e, a, b in balanced)
+    sizes = [e - s for s, e, _, _ in balanced]
+    assert max(sizes) - min(sizes) <= max(e - s for s, e, _, _ in greedy) - min(e - s for s, e, _, _ in greedy)
+
+
+def test_balanced_packing_evens_out_a_tiny_last_chunk():
+    text = "aaaa. " * 20
+    units = [(i * 6, i * 6 + 5) for i in range(20)]
+    greedy = [e - s for s, e, _, _ in pack(text, units, 100)]
+    balanced = [e - s for s, e, _, _ in balanced_pack(text, units, 100)]
+    assert len(greedy) == len(balanced) and min(greedy) < 30 < min(balanced)
+
+
+def topic_embedder(texts):
+    """A stand-in embedder: one dimension for cats, one for cars."""
+    import numpy as np
+
+    return np.array([[t.count("cat") + 0.01, t.count("car") + 0.01] for t in texts], dtype=np.float32)
+
+
+def test_semantic_packing_cuts_where_the_topic_changes():
+    text = "The cat sat. The cat slept. The car drove. The car stopped. The car turned. The car parked."
+    balanced = chunks_of(text, max_size=65, min_size=0)
+    semantic = chunks_of(text, max_size=65, min_size=0, prose="semantic", embedder=topic_embedder)
+    assert [c.text for c in semantic] == ["The cat sat. The cat slept.", "The car drove. The car stopped. The car turned. The car parked."]
+    assert len(balanced) == 2 and balanced[0].text.endswith("The car drove.")  # even sizes, mixed topics
+
+
+def test_plain_text_clauses_and_a_contents_list():
+    contract = "AGREEMENT\n\n1. FEES\n\n1.1 The fee is 10 dollars.\n\n2. TERM\n\n2.1 It lasts a year.\n"
+    chunks = chunks_of(contract, max_size=40, min_size=0)
+    assert any(c.metadata["section"] == "2. TERM > 2.1" and c.text.startswith("2.1") for c in chunks)
+    report = ("Contents\n1. Fleet\n2. Fuel\n3. Safety\n\n1. Fleet\nWe run trucks.\n\n2. Fuel\nWe burn diesel.\n\n"
+              "3. Safety\nNobody was hurt.\n")
+    trails = [s.trail for s in structure_sections(report, "text")]
+    assert trails == [("1. Fleet",), ("2. Fuel",), ("3. Safety",)]  # not under "3. Safety" of the contents
+
+
+def test_titles():
+    assert document_title("The River That Learned to Count\n\nBy a writer.", "text") == "The River That Learned to Count"
+    assert document_title("It was raining.\nMore.", "text") == ""
+    assert document_title("a,b\n1,2\n", "csv") == ""
+    assert document_title("<!doctype html><html><body><h1>Field Guide</h1><p>x</p></body></html>", "html") == "Field Guide"
+
+
+def test_pages_keep_running_headers_and_footers_off_chunk_edges():
+    bodies = ["Trucks ran on diesel.", "Vans became electric.", "Warehouses got solar roofs.", "Nobody was hurt."]
+    ends = ["Fuel use fell.", "Range grew.", "Bills shrank.", "Training helped."]
+    pages = [f"Acme Report\n{body}\n{end}\nPage {i} of 4" for i, (body, end) in enumerate(zip(bodies, ends), 1)]
+    text = "\n\n\f".join(pages)
+    chunks = chunks_of(text, max_size=60, min_size=0)
+    assert [c.metadata["page"] for c in chunks] == [1, 2, 3, 4]
+    assert [c.text.split("\n")[0] for c in chunks] == bodies
+    assert [c.text.split("\n")[-1] for c in chunks] == ends
+
+
+def test_the_pdf_report_has_pages_and_clean_breadcrumbs():
+    report = load_document("report")
+    chunks = HybridChunker()(report.text)
+    assert {c.metadata["page"] for c in chunks} == set(range(1, 11))
+    assert not any(c.metadata["section"].startswith("10. Data notes") and c.metadata["page"] < 10 for c in chunks)
+    assert not any(c.text.startswith("Marrow Bay Freight · 2025") for c in chunks[1:])
+
+
+def ticket_sections(text: str, fmt: str) -> list[Section]:
+    return [Section(m.start(), (m[1],)) for m in re.finditer(r"^=== (Ticket \S+)", text, re.MULTILINE)]
+
+
+def test_a_sectioner_of_ones_own_and_bad_sections():
+    text = "Intro line here.\n\n=== Ticket A-1\nThe disk is full.\n\n=== Ticket A-2\nThe port is closed.\n"
+    chunks = chunks_of(text, sectioner=ticket_sections, min_size=0)
+    assert [c.metadata["section"] for c in chunks] == ["", "Ticket A-1", "Ticket A-2"]
+
+    with pytest.raises(ValueError, match="Section"):
+        HybridChunker(sectioner=bad_sectioner)("some text")
+
+
+def bad_sectioner(text: str, fmt: str) -> list:
+    return [(0, ("x",))]
+
+
+def test_context_and_propositions_are_pluggable():
+    assert not any("context" in c.metadata for c in chunks_of(MIXED, contextualize=None))
+    lead = chunks_of(MIXED, contextualize=ExtractiveContext(lead=True), max_size=60, min_size=0)
+    assert any("An introduction to the cache." in c.metadata.get("context", "") for c in lead[1:])
+    chunks = chunks_of(MIXED, propositions=extractive_propositions)
+    notes = chunks[-1]
+    assert notes.metadata["propositions"] == ["Notes: Short note."]
+
+
+def test_parameters_are_checked():
+    with pytest.raises(ParameterError, match="min_size"):
+        HybridChunker(max_size=100, min_size=100)
+    with pytest.raises(ParameterError, match="sectioner"):
+        HybridChunker(sectioner=None)
+    with pytest.raises(ParameterError, match="contextualize"):
+        HybridChunker(contextualize="title")
+    with pytest.raises(ParameterError, match="title"):
+        HybridChunker(title=3)
+
+
+# -- the model adapters, with a stand-in model --------------------------------------------------
+def echo_model(prompt: str) -> str:
+    """A deterministic stand-in for a language model."""
+    if "numbered blocks" in prompt:
+        return "0: Opening\n2: Second part\n99: out of range\nnot a line"
+    if "statements" in prompt:
+        return "Here you go:\n- The cache holds data.\n- The cache is fast.\n"
+    return "  This passage explains the cache.  "
+
+
+def test_llm_steps_map_answers_to_exact_offsets_and_metadata():
+    text = "First paragraph.\n\nSecond paragraph.\n\nThird paragraph, a new topic.\n"
+    sections = LLMSectioner(echo_model)(text, "text")
+    assert sections == (Section(0, ("Opening",)), Section(text.index("Third"), ("Second part",)))
+    chunker = HybridChunker(sectioner=LLMSectioner(echo_model), contextualize=LLMContext(echo_model),
+                            propositions=LLMPropositions(echo_model), min_size=0)
+    chunks = chunker(text)
+    assert [c.metadata["section"] for c in chunks] == ["Opening", "Second part"]
+    assert chunks[0].metadata["context"].endswith("\nThis passage explains the cache.")
+    assert chunks[0].metadata["propositions"] == ["The cache holds data.", "The cache is fast."]
+    prompt = LLMContext(echo_model).prompt(text, chunks[1])
+    assert "Third paragraph, a new topic." in prompt and "Second part" in prompt
+    assert pickle.loads(pickle.dumps(chunker)) == chunker
+
+
+def test_openai_compatible_builds_a_chat_request_without_sending_it(monkeypatch):
+    monkeypatch.delenv("CHUNKLAB_TEST_KEY", raising=False)
+    request = OpenAICompatible("http://localhost:9/v1/", "tiny", api_key_env="CHUNKLAB_TEST_KEY").request("Hi")
+    assert request.full_url == "http://localhost:9/v1/chat/completions" and request.get_method() == "POST"
+    assert b'"content": "Hi"' in request.data and b'"temperature": 0' in request.data
+    assert "Authorization" not in request.headers
+
+
+def test_chunker_pickles_to_an_equal_chunker_with_its_callables():
+    chunker = HybridChunker(contextualize=ExtractiveContext(lead=True), propositions=extractive_propositions)
+    assert pickle.loads(pickle.dumps(chunker)) == chunker
+    assert chunker != HybridChunker()
+
+
+# -- the goal -------------------------------------------------------------------------------------
+def test_the_goal_holds_with_bm25_on_the_whole_corpus():
+    from chunklab.goal import check_goal
+
+    goal = check_goal(retrievers=("bm25",))
+    assert goal.met, goal.verdict.to_string()
+    same = goal.rows[goal.rows["chunker"] == goal.same_mean_label].iloc[0]
+    hybrid = goal.rows[goal.rows["chunker"] == goal.hybrid_label].iloc[0]
+    assert abs(same["size_mean"] - hybrid["size_mean"]) < 0.02 * hybrid["size_mean"]

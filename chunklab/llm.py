@@ -120,9 +120,9 @@ class TransformersGenerator:
 
 @functools.lru_cache(maxsize=2)
 def _pipeline(model: str) -> Any:
-    from .resources import _import_transformers
+    from .resources import import_transformers
 
-    transformers = _import_transformers()
+    transformers = import_transformers()
     return transformers.pipeline("text-generation", model=model, model_kwargs={"local_files_only": True})
 
 

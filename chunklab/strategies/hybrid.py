@@ -46,7 +46,7 @@ from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_
 from .code import code_block_spans
 from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
-from .semantic import _earliest_starts, optimal_segments
+from .semantic import earliest_starts, optimal_segments
 from .table import table_context
 
 __all__ = [
@@ -449,7 +449,7 @@ def semantic_pack(
     `limit`, the greedy packing (which cuts it at words) is returned instead."""
     if len(units) < 2 or max(measure(text[s:e]) for s, e in units) > limit:
         return pack(text, units, limit, measure)
-    earliest = _earliest_starts(text, list(units), limit, measure)
+    earliest = earliest_starts(text, list(units), limit, measure)
     return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
 
 

@@ -416,13 +416,13 @@ class SemanticClusterChunker(UnitSized, Chunker):
         if not units:
             return
         measure = self.measure_function()
-        earliest = _earliest_starts(text, units, self.max_size, measure)
+        earliest = earliest_starts(text, units, self.max_size, measure)
         for a, b in optimal_segments(vectors, earliest):
             cohesion = round(_mean_pair_similarity(vectors[a:b]), 4) if b - a >= 2 else None
             yield units[a][0], units[b - 1][1], {"cohesion": cohesion}
 
 
-def _earliest_starts(
+def earliest_starts(
     text: str, units: list[tuple[int, int]], limit: int, measure: Callable[[str], int]
 ) -> np.ndarray:
     """For every end ``j`` (exclusive), the first unit ``i`` such that units ``i .. j-1`` fit `limit`.

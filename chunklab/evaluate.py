@@ -17,7 +17,7 @@ chunks of another document, which then count as retrieved text that answers noth
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -182,7 +182,7 @@ def compare(
     k: int = 5,
     progress: bool = True,
     per_question: bool = False,
-    use_context: bool = False,
+    use_context: bool | Literal["both"] = False,
     where: Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None] | None = None,
     expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None = None,
     merge_hits: bool = False,
@@ -211,7 +211,9 @@ def compare(
         Return one row per chunker × retriever × question instead of the summary.
     use_context:
         Index `indexed_text` (each chunk's ``metadata["context"]`` before its text) instead of the
-        text alone. The metrics still score the chunk's own span.
+        text alone. The metrics still score the chunk's own span. ``"both"`` measures each chunker
+        without context, and, if any of its chunks has a context, with it too, under the label
+        ``"<label> + context"`` (the chunking is done once). The ``context`` column says which.
     where:
         A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
         chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
@@ -240,6 +242,8 @@ def compare(
 
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
+    if not (isinstance(use_context, bool) or use_context == "both"):
+        raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
     labelled = _label_chunkers(chunkers)
     documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
     pool = _Pool(documents)
@@ -252,7 +256,7 @@ def compare(
     queries = [q["question"] for q in questions]
 
     rows = []
-    bar = tqdm(total=len(labelled) * len(built), disable=not progress, desc="compare")
+    bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
     try:
         for label, chunker in labelled.items():
             bar.set_postfix_str(label)
@@ -263,24 +267,34 @@ def compare(
             columns = _chunker_columns(label, chunker, chunks, seconds, pool)
             spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
             omegas = [precision_omega(spans, gold, pool.counter) for gold in golden]
-            texts = [indexed_text(c, use_context) for _, c in chunks]
             flat = [c for _, c in chunks]
             allowed = [where(q, flat) for q in questions] if where is not None else None
-            for retriever in built:
-                retriever.index_chunks(texts, chunks, sources)
-                ranked = retriever.search(queries, k, allowed)
-                for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
-                    sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
-                    metrics = span_metrics(sent, gold, pool.counter)
-                    rows.append(
-                        {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
-                         "kind": q.get("kind"), **metrics, "precision_omega": omega, **columns}
-                    )
-                bar.update()
+            for with_context, row_label in _context_settings(use_context, label, flat):
+                texts = [indexed_text(c, with_context) for c in flat]
+                for retriever in built:
+                    retriever.index_chunks(texts, chunks, sources)
+                    ranked = retriever.search(queries, k, allowed)
+                    for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
+                        sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
+                        metrics = span_metrics(sent, gold, pool.counter)
+                        rows.append(
+                            {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
+                             "kind": q.get("kind"), **metrics, "precision_omega": omega, **columns,
+                             "chunker": row_label, "context": with_context}
+                        )
+            bar.update()
     finally:
         bar.close()
     table = pd.DataFrame(rows)
     return table if per_question else summarize(table)
+
+
+def _context_settings(use_context: bool | str, label: str, chunks: Sequence[Chunk]) -> list[tuple[bool, str]]:
+    """``(index the context?, row label)`` for each setting `compare` measures a chunking with."""
+    if use_context == "both":
+        with_context = any(c.metadata.get("context") for c in chunks)
+        return [(False, label)] + ([(True, f"{label} + context")] if with_context else [])
+    return [(bool(use_context), label)]
 
 
 def _sent_spans(

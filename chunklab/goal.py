@@ -25,7 +25,7 @@ from .evaluate import compare
 from .retrieval import Retriever
 from .strategies import FixedSizeChunker, HybridChunker
 
-__all__ = ["GoalCheck", "check_goal", "chroma_size", "fixed_sweep", "same_mean_fixed"]
+__all__ = ["GoalCheck", "check_goal", "chroma_size", "fixed_sweep", "goal_verdict", "same_mean_fixed"]
 
 #: The retrievers notebook 16 compares.
 GOAL_RETRIEVERS = ("bm25", "dense", "bm25_rerank", "hybrid")
@@ -124,13 +124,36 @@ def check_goal(
     baselines = {same_label: same, **(sweep if sweep is not None else fixed_sweep(documents))}
     run = dict(docs=documents, questions=questions, retrievers=retrievers, k=k, progress=progress)
     fixed_rows = compare(baselines, **run)
-    parts = []
-    for use_context in contexts:
-        parts.append(compare({hybrid_label: hybrid}, use_context=use_context, **run).assign(context=use_context))
-        parts.append(fixed_rows.assign(context=use_context))
-    rows = pd.concat(parts, ignore_index=True)
-    verdict = _verdict(rows, hybrid_label, same_label)
+    settings = set(contexts)
+    use_context = "both" if settings == {False, True} else settings.pop()
+    hybrid_rows = compare({hybrid_label: hybrid}, use_context=use_context, **run)
+    if use_context is True:
+        hybrid_rows = hybrid_rows.assign(chunker=f"{hybrid_label} + context")
+    summary = pd.concat([hybrid_rows, fixed_rows], ignore_index=True)
+    rows, verdict = goal_verdict(summary, hybrid_label, same_label, list(baselines))
     return GoalCheck(rows, verdict, hybrid_label, same_label)
+
+
+def goal_verdict(summary: Any, hybrid_label: str, same_label: str, sweep_labels: Sequence[str]) -> tuple[Any, Any]:
+    """The goal judged from rows `compare` already measured (notebook 16 reuses its own runs).
+
+    `summary` holds `compare` rows for `hybrid_label` (and ``"<hybrid_label> + context"`` if
+    measured with context), for the same-mean fixed chunker `same_label`, and for `sweep_labels`
+    (fixed chunkers carry no context: their rows serve both settings). Returns ``(rows, verdict)``
+    as `GoalCheck` holds them.
+    """
+    import pandas as pd
+
+    hybrid = summary[summary["chunker"].isin([hybrid_label, f"{hybrid_label} + context"])]
+    fixed = summary[summary["chunker"].isin([same_label, *sweep_labels])]
+    parts = []
+    for label, context in ((hybrid_label, False), (f"{hybrid_label} + context", True)):
+        measured = hybrid[hybrid["chunker"] == label]
+        if len(measured):
+            parts.append(measured.assign(chunker=hybrid_label, context=context))
+            parts.append(fixed.assign(context=context))
+    rows = pd.concat(parts, ignore_index=True)
+    return rows, _verdict(rows, hybrid_label, same_label)
 
 
 def _verdict(rows: Any, hybrid_label: str, same_label: str) -> Any:

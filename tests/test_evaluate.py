@@ -382,3 +382,19 @@ def test_compare_where_expand_and_merge_hooks():
     plain = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True)
     assert (merged["retrieved_chars"] < expanded["retrieved_chars"]).all()  # the same document sent once
     assert (merged["recall"] >= plain["recall"]).all()
+
+
+def test_compare_both_context_settings_from_one_chunking():
+    docs = tiny_docs()
+    weir = SOURCE_B.index("The weir")
+    question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
+                "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
+    chunkers = {"headed": _Headed(size=10_000), "plain": FixedSizeChunker(size=10_000)}
+    table = compare(chunkers, docs, [question], retrievers=("bm25",), k=1, progress=False, use_context="both")
+    assert list(zip(table["chunker"], table["context"])) == [
+        ("headed", False), ("headed + context", True), ("plain", False),  # plain has no context to add
+    ]
+    by_label = table.set_index("chunker")
+    assert by_label.loc["headed", "recall"] == 0.0 and by_label.loc["headed + context", "recall"] == 1.0
+    with pytest.raises(ValueError, match="use_context"):
+        compare(chunkers, docs, [question], retrievers=("bm25",), progress=False, use_context="yes")

@@ -296,6 +296,8 @@ def text_edits(value: str, shown: str) -> list[str]:
     1. Drop the last of two or more comma-separated values (a keyword less: its sections merge).
     2. Add the word that starts the most lines of the text on show (after decoration such as
        ``=== ``) and is not in the box yet: a keyword, or a regex, that certainly matches.
+    3. Put that word first: in an ordered list (a separator cascade, strongest first) a value added
+       at the end may never be reached.
     """
     parts = [part.strip() for part in value.split(",") if part.strip()]
     edits = [", ".join(parts[:-1])] if len(parts) >= 2 else []
@@ -307,6 +309,8 @@ def text_edits(value: str, shown: str) -> list[str]:
     if starts:
         word = max(starts, key=lambda w: (starts[w], -list(starts).index(w)))
         edits.append(", ".join([*parts, word]) if parts else word)
+        if parts:
+            edits.append(", ".join([word, *parts]))
     return edits
 
 

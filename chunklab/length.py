@@ -18,16 +18,22 @@ Tokenizers (both offline, see `chunklab.resources`):
 * ``"cl100k"``: OpenAI's ``cl100k_base`` BPE (tiktoken). Its pieces can absorb the whitespace in
   front of a word, so the count of a joined text can differ by a token or two from the sum of its
   parts: a packer that sums counts must re-measure the joined piece before promising a size.
+
+Where a tokenizer is taken, a tokenizer object works too (`TokenizerLike`): a Hugging Face fast
+tokenizer, a ``tokenizers.Tokenizer``, a tiktoken ``Encoding``, or a function that returns the
+``(start, end)`` character span of every token of a text. Objects are used as they are (no special
+tokens added, no truncation), so a learner's own tokenizer measures exactly like the built-in ones.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Literal, Union
 
 __all__ = [
     "SizeUnit",
+    "TokenizerLike",
     "TokenizerName",
     "UnitSized",
     "count_tokens",
@@ -38,6 +44,10 @@ __all__ = [
 
 SizeUnit = Literal["chars", "words", "tokens"]
 TokenizerName = Literal["minilm", "cl100k"]
+#: A tokenizer by name, or an object: a Hugging Face fast tokenizer, a ``tokenizers.Tokenizer``, a
+#: tiktoken ``Encoding``, or a callable ``text -> [(start, end), ...]`` (one span per token).
+TokenizerLike = Union[TokenizerName, Any]
+_NAMES = ("minilm", "cl100k")
 
 _WORD = re.compile(r"\S+")
 
@@ -48,58 +58,102 @@ def count_words(text: str) -> int:
 
 
 @functools.lru_cache(maxsize=65_536)
-def count_tokens(text: str, tokenizer: TokenizerName = "minilm") -> int:
-    """Tokens of `text` for `tokenizer`, without special tokens (cached per text)."""
-    if tokenizer == "minilm":
-        from .resources import hf_tokenizer
-
-        return len(hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False).ids)
-    if tokenizer == "cl100k":
-        from .resources import tiktoken_encoding
-
-        return len(tiktoken_encoding().encode_ordinary(text))
-    raise ValueError(f"tokenizer must be one of ['minilm', 'cl100k'], got {tokenizer!r}")
+def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
+    """Tokens of `text` for `tokenizer`, without special tokens (cached per text and tokenizer)."""
+    kind, model = _resolve(tokenizer)
+    if kind == "wordpiece":
+        return len(model.encode(text, add_special_tokens=False))
+    if kind == "tiktoken":
+        return len(model.encode_ordinary(text))
+    return len(_checked_spans(model, text))
 
 
-def length_function(unit: SizeUnit = "chars", tokenizer: TokenizerName = "minilm") -> Callable[[str], int]:
+def length_function(unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> Callable[[str], int]:
     """The function that measures a text in `unit` (``len`` for characters)."""
     if unit == "chars":
         return len
     if unit == "words":
         return count_words
     if unit == "tokens":
-        if tokenizer not in ("minilm", "cl100k"):
-            raise ValueError(f"tokenizer must be one of ['minilm', 'cl100k'], got {tokenizer!r}")
+        _resolve(tokenizer)  # an unknown tokenizer fails here, not at the first measurement
         return functools.partial(count_tokens, tokenizer=tokenizer)
     raise ValueError(f"unit must be one of ['chars', 'words', 'tokens'], got {unit!r}")
 
 
-def token_spans(text: str, tokenizer: TokenizerName = "minilm") -> list[tuple[int, int]]:
+def token_spans(text: str, tokenizer: TokenizerLike = "minilm") -> list[tuple[int, int]]:
     """The exact character span of every token of `text`, in order (no special tokens).
 
-    * ``"minilm"``: the fast tokenizer's offsets. They skip whitespace, and a character the
-      vocabulary lacks becomes ``[UNK]`` with the span of its word.
-    * ``"cl100k"``: tiktoken's start offsets (`decode_with_offsets`); a token ends where the next
-      begins, so spans tile the text and include the whitespace BPE attaches to a word. A
-      character split over two byte-level tokens belongs to the first; the second then has an
-      empty span.
+    * ``"minilm"`` (and any Hugging Face tokenizer): the fast tokenizer's offsets. They skip
+      whitespace, and a character the vocabulary lacks becomes ``[UNK]`` with the span of its word.
+    * ``"cl100k"`` (and any tiktoken encoding): tiktoken's start offsets (`decode_with_offsets`); a
+      token ends where the next begins, so spans tile the text and include the whitespace BPE
+      attaches to a word. A character split over two byte-level tokens belongs to the first; the
+      second then has an empty span.
+    * a function: whatever it returns, checked to be ordered, non-overlapping spans inside `text`.
     """
-    if tokenizer == "minilm":
-        from .resources import hf_tokenizer
-
-        encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
-        return [(int(s), int(e)) for s, e in encoding.offsets]
-    if tokenizer == "cl100k":
-        from .resources import tiktoken_encoding
-
-        encoding = tiktoken_encoding()
-        ids = encoding.encode_ordinary(text)
+    kind, model = _resolve(tokenizer)
+    if kind == "wordpiece":
+        return [(int(s), int(e)) for s, e in model.encode(text, add_special_tokens=False).offsets]
+    if kind == "tiktoken":
+        ids = model.encode_ordinary(text)
         if not ids:
             return []
-        _, starts = encoding.decode_with_offsets(ids)
+        _, starts = model.decode_with_offsets(ids)
         ends = [*starts[1:], len(text)]
         return [(s, max(s, e)) for s, e in zip(starts, ends)]
-    raise ValueError(f"tokenizer must be one of ['minilm', 'cl100k'], got {tokenizer!r}")
+    return _checked_spans(model, text)
+
+
+def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
+    """``(kind, model)`` for a tokenizer name or object: ``"wordpiece"`` and a ``tokenizers.Tokenizer``
+    that neither truncates nor pads, ``"tiktoken"`` and an encoding, or ``"function"`` and a callable."""
+    if isinstance(tokenizer, str):
+        if tokenizer == "minilm":
+            from .resources import hf_tokenizer
+
+            return "wordpiece", hf_tokenizer("minilm").backend_tokenizer
+        if tokenizer == "cl100k":
+            from .resources import tiktoken_encoding
+
+            return "tiktoken", tiktoken_encoding()
+        raise ValueError(f"tokenizer must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    if hasattr(backend, "encode") and hasattr(backend, "to_str") and hasattr(backend, "no_truncation"):
+        return "wordpiece", _untruncated(backend)
+    if hasattr(tokenizer, "encode_ordinary") and hasattr(tokenizer, "decode_with_offsets"):
+        return "tiktoken", tokenizer
+    if callable(tokenizer):
+        return "function", tokenizer
+    raise ValueError(
+        f"tokenizer must be one of {list(_NAMES)}, a Hugging Face fast tokenizer, a tiktoken Encoding or a "
+        f"function text -> token spans; got {type(tokenizer).__name__}"
+    )
+
+
+def _checked_spans(function: Callable[[str], Any], text: str) -> list[tuple[int, int]]:
+    """A tokenizer function's spans of `text`, checked to be ordered, non-overlapping and inside it."""
+    spans = [(int(s), int(e)) for s, e in function(text)]
+    previous_end = 0
+    for start, end in spans:
+        if not previous_end <= start <= end <= len(text):
+            raise ValueError(
+                "a tokenizer function must return ordered, non-overlapping (start, end) spans inside the "
+                f"text; got ({start}, {end}) after a token ending at {previous_end}"
+            )
+        previous_end = end
+    return spans
+
+
+@functools.lru_cache(maxsize=16)
+def _untruncated(backend: Any) -> Any:
+    """`backend` itself, or a copy with truncation and padding off if either is on (a tokenizer
+    file that truncates to 128 tokens would otherwise cut every long text short without a word)."""
+    if backend.truncation is None and backend.padding is None:
+        return backend
+    copy = type(backend).from_str(backend.to_str())
+    copy.no_truncation()
+    copy.no_padding()
+    return copy
 
 
 class UnitSized:

@@ -36,3 +36,29 @@ def test_cl100k_spans_tile_the_text():
 def test_minilm_counts_add_up_over_whitespace():
     a, b = "The weir was built in 1911.", "Salmon were counted by hand."
     assert count_tokens(f"{a} {b}") == count_tokens(a) + count_tokens(b)
+
+
+def test_tokenizer_objects_measure_like_their_names():
+    from chunklab.resources import hf_tokenizer, tiktoken_encoding
+
+    for obj, name in [(hf_tokenizer("minilm"), "minilm"), (tiktoken_encoding(), "cl100k")]:
+        assert token_spans(TEXT, obj) == token_spans(TEXT, name)
+        assert count_tokens(TEXT, obj) == count_tokens(TEXT, name) == length_function("tokens", obj)(TEXT)
+    words = lambda text: [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]  # noqa: E731
+    assert count_tokens(TEXT, words) == count_words(TEXT)
+    with pytest.raises(ValueError, match="tokenizer"):
+        length_function("tokens", 3.5)
+    with pytest.raises(ValueError, match="spans"):
+        count_tokens("a b", lambda text: [(2, 3), (0, 1)])
+
+
+def test_a_truncating_tokenizer_object_is_read_whole():
+    from tokenizers import Tokenizer
+
+    from chunklab.resources import hf_tokenizer
+
+    truncating = Tokenizer.from_str(hf_tokenizer("minilm").backend_tokenizer.to_str())
+    truncating.enable_truncation(max_length=8)
+    long = "one two three four five six seven eight nine ten eleven twelve"
+    assert len(truncating.encode(long, add_special_tokens=False).ids) == 8
+    assert count_tokens(long, truncating) == count_tokens(long) == 12

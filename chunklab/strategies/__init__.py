@@ -1,20 +1,28 @@
 """Every chunking strategy, one module per family. Importing this package fills `CHUNKERS`."""
 
 from .code import CodeChunker
+from .entity import EntityChunker
 from .fixed import FixedSizeChunker
+from .hierarchical import HierarchicalChunker
+from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
 from .recursive import RecursiveChunker
 from .table import TableChunker
+from .token import TokenChunker
 
 __all__ = [
     "CodeChunker",
+    "EntityChunker",
     "FixedSizeChunker",
+    "HierarchicalChunker",
     "HtmlChunker",
+    "KeywordChunker",
     "MarkdownChunker",
     "ModalityChunker",
     "PageChunker",
     "RecursiveChunker",
     "TableChunker",
+    "TokenChunker",
 ]

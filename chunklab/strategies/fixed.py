@@ -1,16 +1,18 @@
-"""Fixed-size chunking: windows of N characters or N words, with optional overlap."""
+"""Fixed-size chunking: windows of N characters, words or tokens, with optional overlap."""
 
 from __future__ import annotations
 
-from typing import Iterator, Literal
+from typing import Iterator
 
 from ..core import Chunker, ParameterError, Span, register
+from ..length import SizeUnit, TokenizerName, length_function
 from ..segment import trim_span, word_spans
+from .token import MIN_WINDOW, token_windows
 
 
 @register
 class FixedSizeChunker(Chunker):
-    """Cut the text into windows of `size` characters or words, each sharing `overlap` with the last.
+    """Cut the text into windows of `size` characters, words or tokens, each sharing `overlap` with the last.
 
     * ``unit="chars"``: windows of `size` characters, trimmed of surrounding whitespace. With
       ``snap_to_words=True`` a window that would end inside a word ends at the last whitespace before
@@ -18,10 +20,15 @@ class FixedSizeChunker(Chunker):
       still cut (there is nowhere else to cut it).
     * ``unit="words"``: windows of `size` whitespace-delimited words; words are never cut, and
       `snap_to_words` has nothing to do.
+    * ``unit="tokens"``: windows of `size` tokens of `tokenizer` (``"minilm"`` or ``"cl100k"``),
+      with exactly the spans of `TokenChunker` with the same parameters (one implementation,
+      `chunklab.strategies.token.token_windows`); ``token_count`` metadata as there.
 
-    Size contract: every chunk has at most `size` units (characters or words). Consecutive chunks
-    overlap by at most `overlap` units (less where trimming or snapping moves a boundary). A window
-    that would fall wholly inside the previous chunk (possible near the end of the text) is dropped.
+    Size contract: every chunk has at most `size` units (characters, words, or tokens of its own
+    text). Consecutive chunks overlap by at most `overlap` units (less where trimming or snapping
+    moves a boundary). A window that would fall wholly inside the previous chunk (possible near the
+    end of the text) is dropped. With tokens, `size` must be at least 4 (one character can take
+    four byte-level tokens).
     """
 
     name = "fixed"
@@ -32,33 +39,44 @@ class FixedSizeChunker(Chunker):
         self,
         size: int = 400,
         overlap: int = 0,
-        unit: Literal["chars", "words"] = "chars",
+        unit: SizeUnit = "chars",
         snap_to_words: bool = False,
+        tokenizer: TokenizerName = "minilm",
     ) -> None:
         self.size = size
         self.overlap = overlap
         self.unit = unit
         self.snap_to_words = snap_to_words
+        self.tokenizer = tokenizer
         self.validate()
 
     def check(self) -> None:
-        """Overlap must leave the window room to move forward."""
+        """Overlap must leave the window room to move forward; token windows need 4 tokens."""
         if self.overlap >= self.size:
             raise ParameterError(
                 f"FixedSizeChunker: parameter 'overlap' must be smaller than 'size' "
                 f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
             )
+        if self.unit == "tokens" and self.size < MIN_WINDOW:
+            raise ParameterError(
+                f"FixedSizeChunker: parameter 'size' must be >= {MIN_WINDOW} with unit='tokens' "
+                f"(one character can take {MIN_WINDOW} byte-level tokens), got size={self.size}"
+            )
 
     def size_limit(self) -> int:
-        """At most `size` characters or words per chunk."""
+        """At most `size` characters, words or tokens per chunk."""
         return self.size
 
     def measure(self, text: str) -> int:
-        """Characters, or whitespace-delimited words, depending on `unit`."""
-        return len(word_spans(text)) if self.unit == "words" else len(text)
+        """Characters, whitespace-delimited words or tokens of `tokenizer`, depending on `unit`."""
+        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
-        """Yield the windows' spans in order."""
+        """Yield the windows' spans in order (with ``token_count`` metadata for token windows)."""
+        if self.unit == "tokens":
+            windows = token_windows(text, self.size, self.overlap, self.tokenizer, self.snap_to_words)
+            yield from ((start, end, {"token_count": count}) for start, end, _, _, count in windows)
+            return
         raw = self._word_windows(text) if self.unit == "words" else self._char_windows(text)
         last = (-1, -1)
         for start, end in raw:

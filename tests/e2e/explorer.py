@@ -7,7 +7,10 @@ combination, ``data-error``; its coloured segments are the chunk spans the learn
 
 `check_explorer` drags one slider with the mouse and moves it with the keyboard, and after each
 move checks that the view caught up with the slider's readout, that the chunk count moved in the
-direction the parameter implies, and that the boundaries moved when they had to.
+direction the parameter implies, and that the boundaries moved when they had to. Then, if the
+explorer has a text box (a ``str`` parameter, or a ``tuple[str, ...]`` one as comma-separated
+values), `check_text_box` types into the first one and presses Enter, checks that the view was drawn
+with the typed value and that the boundaries moved, and types the old value back.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +32,9 @@ __all__ = [
     "STATIC_VIEW_SELECTOR",
     "ExplorerState",
     "check_explorer",
+    "check_text_box",
     "read_state",
+    "text_edits",
     "wait_until_followed",
 ]
 
@@ -57,11 +62,17 @@ _STATE_JS = """explorer => {
             max: Number(handle.getAttribute('aria-valuemax')),
         };
     });
+    const boxes = [...explorer.querySelectorAll(':scope > .widget-hbox .widget-text')].map(box => ({
+        name: box.querySelector('.widget-label').textContent.trim(),
+        value: box.querySelector('input').value,
+    }));
     const text = view.querySelector('.cl-text');
     const segments = text ? [...text.children].filter(el => !el.classList.contains('cl-mark'))
         .map(el => [el.dataset.chunks ?? '-', el.textContent.length]) : [];
     return {
         sliders,
+        boxes,
+        shown: text ? text.textContent : '',
         params: JSON.parse(view.dataset.params),
         nchunks: Number(view.dataset.nchunks),
         error: view.dataset.error ?? null,
@@ -72,7 +83,8 @@ _STATE_JS = """explorer => {
 
 @dataclass(frozen=True)
 class ExplorerState:
-    """What one explorer shows: slider readouts, and the view's parameters, count and spans."""
+    """What one explorer shows: slider readouts, text boxes, and the view's parameters, count, text
+    and spans."""
 
     readouts: dict[str, str]
     ranges: dict[str, tuple[float, float]]
@@ -80,6 +92,8 @@ class ExplorerState:
     nchunks: int
     error: str | None
     segments: tuple[tuple[str, int], ...]
+    boxes: dict[str, str] = field(default_factory=dict)
+    shown: str = field(default="", compare=False)
 
     def value(self, name: str) -> float:
         """The slider's readout as a number."""
@@ -100,6 +114,17 @@ class ExplorerState:
         drawn = self.params.get(name)
         return f"slider {name}={self.readouts[name]}, view drawn with {name}={drawn!r}, {self.nchunks} chunks{error}"
 
+    def shows_typed(self, name: str, typed: str) -> bool:
+        """Was the view drawn with what was typed into the text box `name`?
+
+        A ``tuple[str, ...]`` parameter arrives in ``data-params`` as a list: the typed text split at
+        commas, each value stripped, empty ones dropped. A ``str`` parameter arrives as typed.
+        """
+        drawn = self.params.get(name)
+        if isinstance(drawn, list):
+            return drawn == [part.strip() for part in typed.split(",") if part.strip()]
+        return drawn == typed
+
 
 def read_state(explorer: Locator) -> ExplorerState:
     """Read an explorer's controls and view from the page."""
@@ -111,15 +136,21 @@ def read_state(explorer: Locator) -> ExplorerState:
         nchunks=raw["nchunks"],
         error=raw["error"],
         segments=tuple((chunks, length) for chunks, length in raw["segments"]),
+        boxes={b["name"]: b["value"] for b in raw["boxes"]},
+        shown=raw["shown"],
     )
 
 
-def wait_until_followed(page: Page, explorer: Locator, name: str) -> tuple[ExplorerState, bool]:
-    """Wait until the view shows the slider's value, the kernel is idle and nothing changes any more.
+def wait_until_followed(
+    page: Page, explorer: Locator, name: str, follows: Callable[[ExplorerState], bool] | None = None
+) -> tuple[ExplorerState, bool]:
+    """Wait until the view shows the control's value, the kernel is idle and nothing changes any more.
 
-    Returns the last state and whether the view caught up. Gives up early when the kernel is idle
-    and the page has stopped changing without the view catching up (a failed callback).
+    `follows` says whether a state shows the value (default: the slider `name`'s readout). Returns
+    the last state and whether the view caught up. Gives up early when the kernel is idle and the
+    page has stopped changing without the view catching up (a failed callback).
     """
+    follows = follows or (lambda state: state.follows(name))
     deadline = time.monotonic() + FOLLOW_TIMEOUT_S
     last, changed_at = None, time.monotonic()
     while True:
@@ -129,12 +160,12 @@ def wait_until_followed(page: Page, explorer: Locator, name: str) -> tuple[Explo
             last, changed_at = state, now
         quiet = now - changed_at
         if kernel_idle(page):
-            if state.follows(name) and quiet >= _STABLE_S:
+            if follows(state) and quiet >= _STABLE_S:
                 return state, True
-            if not state.follows(name) and quiet >= STALL_S:
+            if not follows(state) and quiet >= STALL_S:
                 return state, False
         if now > deadline:
-            return state, state.follows(name)
+            return state, follows(state)
         time.sleep(0.1)
 
 
@@ -250,5 +281,80 @@ def check_explorer(page: Page, explorer: Locator, label: str, screenshot: Callab
                 f"{label}: {name} is back at {returned.readouts[name]} but the chunks differ from the first "
                 f"time it had that value ({dragged.nchunks} -> {returned.nchunks} chunks)"
             )
+    if not problems:
+        problems += check_text_box(page, explorer, label)
     screenshot(explorer, f"{label}-after")
     return problems
+
+
+_LINE_LEAD = re.compile(r"^[\s#=*>_~-]*([^\W\d_][\w'-]*:?)", re.MULTILINE)
+
+
+def text_edits(value: str, shown: str) -> list[str]:
+    """Values to type into a text box holding `value`, most likely to move the boundaries first.
+
+    1. Drop the last of two or more comma-separated values (a keyword less: its sections merge).
+    2. Add the word that starts the most lines of the text on show (after decoration such as
+       ``=== ``) and is not in the box yet: a keyword, or a regex, that certainly matches.
+    """
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    edits = [", ".join(parts[:-1])] if len(parts) >= 2 else []
+    taken = {part.casefold() for part in parts}
+    starts: dict[str, int] = {}
+    for word in _LINE_LEAD.findall(shown):
+        if word.casefold() not in taken:
+            starts[word] = starts.get(word, 0) + 1
+    if starts:
+        word = max(starts, key=lambda w: (starts[w], -list(starts).index(w)))
+        edits.append(", ".join([*parts, word]) if parts else word)
+    return edits
+
+
+def _text_box(explorer: Locator, name: str) -> Locator:
+    return explorer.locator(":scope > .widget-hbox .widget-text").filter(
+        has=explorer.page.locator(".widget-label", has_text=re.compile(f"^{re.escape(name)}$"))
+    ).locator("input")
+
+
+def _type(box: Locator, value: str) -> None:
+    """Replace the box's text and press Enter (the box updates on Enter or blur, not per keystroke)."""
+    box.scroll_into_view_if_needed()
+    box.fill(value)
+    box.press("Enter")
+
+
+def check_text_box(page: Page, explorer: Locator, label: str) -> list[str]:
+    """Type into the explorer's first text box: the view must follow and the boundaries must move.
+
+    Tries the edits of `text_edits` in turn until one moves the spans (none may fail to reach the
+    view), then types the old value back and expects the first spans again. No text box: nothing
+    to check.
+    """
+    start = read_state(explorer)
+    if not start.boxes:
+        return []
+    name, original = next(iter(start.boxes.items()))
+    box = _text_box(explorer, name)
+    edits = text_edits(original, start.shown)
+    if not edits:
+        return [f"{label}: found nothing to type into the {name} text box"]
+    for typed in edits:
+        _type(box, typed)
+        state, followed = wait_until_followed(page, explorer, name, lambda s, typed=typed: s.shows_typed(name, typed))
+        if not followed:
+            return [f"{label}: after typing {typed!r} into the {name} box and pressing Enter, the view was drawn "
+                    f"with {name}={state.params.get(name)!r}"]
+        if state.segments != start.segments:
+            break
+    else:
+        return [f"{label}: typing into the {name} box ({' then '.join(map(repr, edits))}) did not change the "
+                f"chunk boundaries ({start.nchunks} chunks, same spans)"]
+    _type(box, original)
+    back, followed = wait_until_followed(page, explorer, name, lambda s: s.shows_typed(name, original))
+    if not followed:
+        return [f"{label}: after typing the old value {original!r} back, the view was drawn with "
+                f"{name}={back.params.get(name)!r}"]
+    if back.segments != start.segments:
+        return [f"{label}: the {name} box is back at {original!r} but the chunks differ from before "
+                f"({start.nchunks} -> {back.nchunks} chunks)"]
+    return []

@@ -15,11 +15,12 @@ FIXTURES = REPO / "tests" / "e2e" / "fixture_notebooks"
 
 
 def test_working_fixture_passes(lab, browser, shots) -> None:
-    """The control: two explorers (one starting at the top of its range), a tolerated error cell."""
+    """The control: three explorers (one starting at the top of its range, one with a text box), a
+    tolerated error cell."""
     report = check_notebook(lab, browser, FIXTURES / "working_explorer.ipynb", shots)
     if not report.ok:
         pytest.fail(report.describe(), pytrace=False)
-    assert report.explorers == 2
+    assert report.explorers == 3
 
 
 @pytest.mark.parametrize(
@@ -29,6 +30,8 @@ def test_working_fixture_passes(lab, browser, shots) -> None:
         ("broken_callback_raises.ipynb", ["the view did not follow the slider", "RuntimeError: deliberate failure"]),
         # spans() ignores size: the view follows the readout but the spans stay put.
         ("broken_frozen_boundaries.ipynb", ["but the chunk boundaries did not change"]),
+        # The keywords text box is ignored: typed values reach the view but the spans stay put.
+        ("broken_text_box_ignored.ipynb", ["typing into the keywords box", "did not change the chunk boundaries"]),
         # A cell raises: Run All stops there.
         ("broken_cell_error.ipynb", ["cell 3 shows an exception", "cell 4 did not run"]),
     ],

@@ -1,0 +1,291 @@
+"""Token chunking: windows of N tokens of a real tokenizer, with exact character spans.
+
+A chunk's span runs from its first token's start offset up to the start of the token after the
+window (trimmed of whitespace), as the tokenizer reports them (`chunklab.length.token_spans`).
+Chunk text is never rebuilt by decoding token ids: WordPiece decoding lower-cases, strips accents, turns unknown characters into ``[UNK]``
+and re-spaces punctuation, so a decoded chunk is not the source.
+
+The module also measures what an embedding model does with chunks: `model_token_count` counts a
+chunk as the model reads it (with its special tokens), and `truncation_table` reports, for any set
+of chunkers, how many chunks exceed the model's window and how much text it would never read.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from ..core import Chunk, Chunker, ParameterError, Span, register
+from ..length import TokenizerLike, TokenizerName, count_tokens, token_spans
+from ..pack import fit
+from ..resources import MINILM_MAX_TOKENS
+from ..segment import trim_span, word_spans
+from ..spans import containing
+
+__all__ = ["TokenChunker", "model_token_count", "token_windows", "truncation_table", "unread_chars"]
+
+#: all-MiniLM-L6-v2 wraps every input in ``[CLS] ... [SEP]``: two of its 256 positions.
+MINILM_SPECIAL_TOKENS = 2
+#: The fewest tokens a window may hold: one character can take four byte-level BPE tokens, and
+#: every chunk must still measure at most `size` tokens.
+MIN_WINDOW = 4
+
+
+@functools.lru_cache(maxsize=8)
+def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray | None]:
+    """The token spans of `text` as an ``(n, 2)`` int array, and for the MiniLM WordPiece tokenizer
+    which cuts are *exact*: ``exact[k]`` is True when the cut before token ``k`` (``0 <= k <= n``)
+    falls between two of its pre-tokenizer words, where WordPiece counts add up (whitespace and
+    punctuation split words before any piece is chosen). Cached per text, so a slider move
+    re-windows the same tokens instead of re-tokenizing."""
+    if isinstance(tokenizer, str) and tokenizer == "minilm":
+        from ..resources import hf_tokenizer
+
+        encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
+        table = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
+        exact = np.ones(len(table) + 1, dtype=bool)
+        exact[1:-1] = words[1:] != words[:-1]
+        return table, exact
+    return np.asarray(token_spans(text, tokenizer), dtype=np.int64).reshape(-1, 2), None
+
+
+def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each position ``k`` of a boolean array whose ends are True: the last True at or before
+    ``k`` and the first True at or after it."""
+    index = np.arange(len(flags))
+    previous = np.maximum.accumulate(np.where(flags, index, 0))
+    following = np.minimum.accumulate(np.where(flags, index, len(flags) - 1)[::-1])[::-1]
+    return previous, following
+
+
+@functools.lru_cache(maxsize=8)
+def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
+    """`_nearest` over the cuts before each token (and at the end) that fall between
+    whitespace-delimited words, not inside one."""
+    table, _ = _tokenized(text, tokenizer)
+    cuts = np.append(table[:, 0], len(text))
+    clean = containing(word_spans(text), cuts) < 0
+    clean[0] = clean[-1] = True
+    return _nearest(clean)
+
+
+@functools.lru_cache(maxsize=8)
+def _exact_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_nearest` over the exact cuts of `_tokenized` (None when the tokenizer has none)."""
+    _, exact = _tokenized(text, tokenizer)
+    return None if exact is None else _nearest(exact)
+
+
+def _window_tokens(text: str, tokenizer: TokenizerLike, i: int, j: int, start: int, end: int) -> int:
+    """Tokens of ``text[start:end]``, the text of document tokens ``[i, j)``, tokenized on its own.
+
+    Where exact cuts are known, only the word fragments at the window's edges are re-tokenized and
+    the whole words between them counted as they are; otherwise the whole text is measured.
+    """
+    table, exact = _tokenized(text, tokenizer)
+    if exact is None or start != table[i, 0] or end != table[j - 1, 1]:
+        return count_tokens(text[start:end], tokenizer)
+    if exact[i] and exact[j]:
+        return j - i
+    previous, following = _exact_cuts(text, tokenizer)
+    first, last = int(following[i]), int(previous[j])
+    if first >= last:
+        return count_tokens(text[start:end], tokenizer)
+    head = count_tokens(text[start : table[first, 0]], tokenizer) if first > i else 0
+    tail = count_tokens(text[table[last, 0] : end], tokenizer) if last < j else 0
+    return head + (last - first) + tail
+
+
+def token_windows(
+    text: str, size: int, overlap: int = 0, tokenizer: TokenizerLike = "minilm", snap_to_words: bool = False
+) -> Iterator[tuple[int, int, int, int, int]]:
+    """Windows of at most `size` tokens of `text`, consecutive ones sharing `overlap` tokens.
+
+    Yields ``(start, end, first_token, end_token, token_count)``: the window's character span
+    (from its first token's start to the next window token's start, trimmed of whitespace, so the
+    characters a tokenizer skips, such as a combining accent, stay with the token before them),
+    the half-open range of document tokens it holds, and the tokens its
+    text has when tokenized on its own, which is what a model sees and is always at most `size`.
+    Re-tokenized alone, a window's text can take a token or two more than its document tokens (a
+    word cut at the window's start is tokenized afresh; BPE merges differently at the edges); such a
+    window gives up tokens at its end until it fits. With `snap_to_words`, a window ends and the next
+    one starts at a word boundary where the window holds one. A window whose single token still does
+    not fit (``##`` word pieces re-tokenized at a small `size`) is cut by characters
+    (`chunklab.pack.fit`). A window that would fall wholly inside the previous one is dropped.
+    """
+    if size < MIN_WINDOW:
+        raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
+    if not 0 <= overlap < size:
+        raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
+    table, _ = _tokenized(text, tokenizer)
+    n = len(table)
+    previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
+
+    def measure(piece: str) -> int:
+        return count_tokens(piece, tokenizer)
+
+    i, last = 0, (-1, -1)
+    while i < n:
+        j = min(i + size, n)
+        if previous is not None and previous[j] > i:
+            j = int(previous[j])
+        while True:
+            stop = int(table[j, 0]) if j < n else len(text)
+            start, end = trim_span(text, int(table[i, 0]), stop)
+            count = _window_tokens(text, tokenizer, i, j, start, end) if start < end else 0
+            if count <= size or j == i + 1:
+                break
+            j = max(i + 1, j - (count - size))
+            if previous is not None and previous[j] > i:
+                j = int(previous[j])
+        if start < end and not (start >= last[0] and end <= last[1]):
+            if count <= size:
+                yield start, end, i, j, count
+            else:
+                yield from ((s, e, i, j, measure(text[s:e])) for s, e in fit(text, start, end, size, measure))
+            last = (start, end)
+        if j >= n:
+            return
+        nxt = max(j - overlap, i + 1)
+        if following is not None and following[nxt] <= j:
+            nxt = max(int(following[nxt]), i + 1)
+        i = nxt
+
+
+@register
+class TokenChunker(Chunker):
+    """Windows of `size` tokens of a real tokenizer, each sharing `overlap` tokens with the last.
+
+    * ``tokenizer="minilm"``: all-MiniLM-L6-v2's WordPiece tokenizer (the embedder's own);
+      ``"cl100k"``: OpenAI's ``cl100k_base`` BPE. `custom_tokenizer` replaces both with any
+      tokenizer object (a Hugging Face fast tokenizer, a tiktoken ``Encoding``, a function that
+      returns token spans); explore shows it fixed.
+    * Spans come from the tokenizer's character offsets, so ``source[start:end] == text`` holds and
+      the text keeps its case, accents and spacing. Nothing is decoded.
+    * `snap_to_words` moves window edges back to whitespace so no word is cut across two chunks.
+
+    Size contract: every chunk measures at most `size` tokens when its own text is tokenized
+    (``chunklab.length.count_tokens``), which is what an embedding model sees; ``token_count``
+    metadata holds that number, ``first_token``/``end_token`` the document tokens the window holds.
+    The window is the document's tokens, but a window's edges can re-tokenize into a token more
+    (see `token_windows`): such a window ends a little early. Consecutive chunks share up to
+    `overlap` document tokens. MiniLM reads at most 256 tokens including ``[CLS]`` and ``[SEP]``,
+    so ``size <= 254`` is what it reads whole.
+    """
+
+    name = "token"
+    bounds = {"size": (MIN_WINDOW, None), "overlap": (0, None)}
+    widget_hints = {"size": (16, 512, 8), "overlap": (0, 128, 4)}
+
+    def __init__(
+        self,
+        size: int = 200,
+        overlap: int = 0,
+        tokenizer: TokenizerName = "minilm",
+        snap_to_words: bool = False,
+        custom_tokenizer: Any = None,
+    ) -> None:
+        self.size = size
+        self.overlap = overlap
+        self.tokenizer = tokenizer
+        self.snap_to_words = snap_to_words
+        self.custom_tokenizer = custom_tokenizer
+        self.validate()
+
+    def check(self) -> None:
+        """Overlap must leave the window room to move; a custom tokenizer must be one we can read."""
+        if self.overlap >= self.size:
+            raise ParameterError(
+                f"TokenChunker: parameter 'overlap' must be smaller than 'size' "
+                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
+            )
+        if self.custom_tokenizer is not None:
+            try:
+                count_tokens("a tokenizer check", self.custom_tokenizer)
+            except (ValueError, TypeError) as error:
+                raise ParameterError(f"TokenChunker: parameter 'custom_tokenizer' is not usable: {error}") from error
+
+    @property
+    def active_tokenizer(self) -> TokenizerLike:
+        """The tokenizer in use: `custom_tokenizer` if given, else the named `tokenizer`."""
+        return self.tokenizer if self.custom_tokenizer is None else self.custom_tokenizer
+
+    def size_limit(self) -> int:
+        """At most `size` tokens per chunk."""
+        return self.size
+
+    def measure(self, text: str) -> int:
+        """Tokens of `text` for the active tokenizer, without special tokens."""
+        return count_tokens(text, self.active_tokenizer)
+
+    def spans(self, text: str) -> Iterator[Span]:
+        """Yield each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
+        windows = token_windows(text, self.size, self.overlap, self.active_tokenizer, self.snap_to_words)
+        for start, end, first, stop, count in windows:
+            yield start, end, {"token_count": count, "first_token": first, "end_token": stop}
+
+
+def model_token_count(text: str, tokenizer: TokenizerLike = "minilm", special_tokens: int = MINILM_SPECIAL_TOKENS) -> int:
+    """How many positions of the model's window `text` fills: its tokens plus the special tokens
+    the model wraps it in (``[CLS]`` and ``[SEP]`` for MiniLM)."""
+    return count_tokens(text, tokenizer) + special_tokens
+
+
+def unread_chars(
+    text: str, max_tokens: int = MINILM_MAX_TOKENS, tokenizer: TokenizerLike = "minilm",
+    special_tokens: int = MINILM_SPECIAL_TOKENS,
+) -> int:
+    """How many characters at the end of `text` a model with a window of `max_tokens` never reads
+    (0 if it fits): everything after the last token that still fits beside the special tokens."""
+    room = max_tokens - special_tokens
+    spans = token_spans(text, tokenizer)
+    if len(spans) <= room:
+        return 0
+    return len(text) - spans[room - 1][1] if room > 0 else len(text)
+
+
+def truncation_table(
+    chunkers: Mapping[str, Chunker] | None = None,
+    docs: Sequence[Any] | None = None,
+    max_tokens: int = MINILM_MAX_TOKENS,
+    tokenizer: TokenizerLike = "minilm",
+    special_tokens: int = MINILM_SPECIAL_TOKENS,
+) -> Any:
+    """For each chunker, how many of its chunks an embedding model would silently truncate.
+
+    Every chunker (default: every registered one with its defaults) chunks every document
+    (default: the whole corpus); a chunk is truncated when its tokens plus `special_tokens` exceed
+    `max_tokens` (all-MiniLM-L6-v2 in sentence-transformers: 256 word pieces, ``[CLS]`` and
+    ``[SEP]`` included). Returns a DataFrame, one row per chunker: ``chunks``, ``truncated``,
+    ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens included),
+    ``unread_share`` (characters the model never reads ÷ characters indexed).
+    """
+    import pandas as pd
+
+    from ..corpus import list_documents, load_document
+    from ..evaluate import default_chunkers
+
+    if chunkers is None:
+        chunkers = default_chunkers()
+    documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
+    rows = []
+    for label, chunker in chunkers.items():
+        chunks: list[Chunk] = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
+        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in chunks]
+        unread = sum(
+            unread_chars(c.text, max_tokens, tokenizer, special_tokens) for c, n in zip(chunks, lengths) if n > max_tokens
+        )
+        indexed = sum(len(c) for c in chunks)
+        truncated = sum(n > max_tokens for n in lengths)
+        rows.append({
+            "chunker": label,
+            "chunks": len(chunks),
+            "truncated": truncated,
+            "share_truncated": truncated / len(chunks) if chunks else 0.0,
+            "max_tokens_seen": max(lengths, default=0),
+            "unread_share": unread / indexed if indexed else 0.0,
+        })
+    return pd.DataFrame(rows).set_index("chunker")

@@ -1,0 +1,139 @@
+"""TokenChunker and the token units of the fixed-size chunker: exact spans from tokenizer offsets,
+sizes that hold when a chunk is re-tokenized, overlap in tokens, and the truncation measurement."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklab.core import ParameterError
+from chunklab.length import count_tokens, token_spans
+from chunklab.resources import hf_tokenizer, tiktoken_encoding
+from chunklab.segment import trim_span, word_spans
+from chunklab.strategies import FixedSizeChunker, TokenChunker
+from chunklab.strategies.token import _tokenized, model_token_count, truncation_table, unread_chars
+
+TEXT = (
+    "Dr. Ellis's naïve café served crème brûlée at 6 a.m. — “unbelievably” good!\r\n\r\n"
+    "東京の天気 👨‍👩‍👧 Übergrößenträger pneumonoultramicroscopicsilicovolcanoconiosis "
+    "https://example.org/a?b=1&c=2 v2.1.0   $3.50\t(x+y)^2 e\u0301 \u200b end."
+) * 3
+
+PIECES = st.sampled_from(["the", "Café", "naïve", "東京", "😀", "e\u0301", "unbelievable", "x" * 30, "3.5%", "—", ".", "\u200b"])
+TEXTS = st.lists(st.tuples(PIECES, st.sampled_from([" ", "", "\n", "\r\n\r\n", "  "])), max_size=80).map(
+    lambda pairs: "".join(p + s for p, s in pairs)
+)
+
+
+@pytest.mark.parametrize("tokenizer", ["minilm", "cl100k"])
+@pytest.mark.parametrize("snap", [False, True])
+def test_windows_are_exact_and_fit_when_retokenized(tokenizer, snap):
+    for size, overlap in [(4, 0), (7, 3), (16, 0), (40, 10)]:
+        chunks = TokenChunker(size=size, overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(TEXT)
+        assert chunks
+        for c in chunks:
+            assert TEXT[c.start : c.end] == c.text
+            assert c.metadata["token_count"] == count_tokens(c.text, tokenizer) <= size
+
+
+@given(text=TEXTS, size=st.integers(4, 24), overlap=st.integers(0, 23), snap=st.booleans(),
+       tokenizer=st.sampled_from(["minilm", "cl100k"]))
+def test_every_token_is_in_some_chunk(text, size, overlap, snap, tokenizer):
+    overlap = min(overlap, size - 1)
+    chunks = TokenChunker(size=size, overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(text)
+    for c in chunks:
+        assert count_tokens(c.text, tokenizer) == c.metadata["token_count"] <= size
+    for start, end in (trim_span(text, s, e) for s, e in token_spans(text, tokenizer)):
+        if start < end:
+            assert any(c.start <= start and end <= c.end for c in chunks), f"token at {start} is in no chunk"
+
+
+def test_consecutive_windows_share_overlap_tokens():
+    text = " ".join(f"word{i}" for i in range(400))  # every word is several WordPiece tokens
+    chunks = TokenChunker(size=50, overlap=12)(text)
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.metadata["first_token"] == a.metadata["end_token"] - 12
+    assert chunks[-1].metadata["end_token"] == count_tokens(text)
+
+
+def test_chunk_text_is_the_source_not_decoded_tokens():
+    text = "Café NAÏVE Übergröße 😀 don't"
+    chunk = TokenChunker(size=50)(text)[0]
+    tokenizer = hf_tokenizer("minilm")
+    decoded = tokenizer.decode(tokenizer(text, add_special_tokens=False)["input_ids"])
+    assert chunk.text == text
+    assert decoded != text and "[UNK]" in decoded and "cafe" in decoded
+
+
+def test_snapping_never_cuts_a_word_unless_it_is_longer_than_the_window():
+    chunks = TokenChunker(size=12, snap_to_words=True)(TEXT)
+    long_words = {(s, e) for s, e in word_spans(TEXT) if count_tokens(TEXT[s:e]) > 12}
+    for c in chunks:
+        for s, e in word_spans(TEXT):
+            cut = s < c.start < e or s < c.end < e
+            assert not cut or (s, e) in long_words
+
+
+@pytest.mark.parametrize("tokenizer", ["minilm", "cl100k"])
+def test_fixed_size_in_tokens_is_the_token_chunker(tokenizer):
+    for params in [dict(size=30, overlap=5), dict(size=9, overlap=0, snap_to_words=True)]:
+        fixed = FixedSizeChunker(unit="tokens", tokenizer=tokenizer, **params)
+        token = TokenChunker(tokenizer=tokenizer, **params)
+        assert [(c.start, c.end) for c in fixed(TEXT)] == [(c.start, c.end) for c in token(TEXT)]
+        assert all(fixed.measure(c.text) <= fixed.size_limit() for c in fixed(TEXT))
+    with pytest.raises(ParameterError, match="size"):
+        FixedSizeChunker(size=3, unit="tokens")
+
+
+def test_any_tokenizer_object_or_function():
+    spans = lambda text: word_spans(text)  # noqa: E731  (a tokenizer whose tokens are words)
+    by_words = TokenChunker(size=5, overlap=1, custom_tokenizer=spans)(TEXT)
+    fixed_words = FixedSizeChunker(size=5, overlap=1, unit="words")(TEXT)
+    assert [(c.start, c.end) for c in by_words] == [(c.start, c.end) for c in fixed_words]
+    for obj, name in [(hf_tokenizer("minilm"), "minilm"), (tiktoken_encoding(), "cl100k")]:
+        custom = TokenChunker(size=20, custom_tokenizer=obj)(TEXT)
+        named = TokenChunker(size=20, tokenizer=name)(TEXT)
+        assert [(c.start, c.end) for c in custom] == [(c.start, c.end) for c in named]
+    with pytest.raises(ParameterError, match="custom_tokenizer"):
+        TokenChunker(custom_tokenizer=42)
+    with pytest.raises(ParameterError, match="custom_tokenizer"):
+        TokenChunker(custom_tokenizer=lambda text: [(3, 1)])
+
+
+def test_parameters_are_checked():
+    with pytest.raises(ParameterError, match="size"):
+        TokenChunker(size=3)
+    with pytest.raises(ParameterError, match="overlap"):
+        TokenChunker(size=10, overlap=10)
+    with pytest.raises(ParameterError, match="tokenizer"):
+        TokenChunker(tokenizer="gpt2")
+
+
+def test_tokens_are_computed_once_per_text_and_the_chunker_pickles():
+    text = "A text tokenized once. " * 50
+    _tokenized.cache_clear()
+    TokenChunker(size=16)(text)
+    TokenChunker(size=24, overlap=4)(text)
+    info = _tokenized.cache_info()
+    assert info.misses == 1 and info.hits >= 1
+    chunker = TokenChunker(size=64, overlap=8, tokenizer="cl100k")
+    assert pickle.loads(pickle.dumps(chunker)) == chunker
+
+
+def test_model_window_and_truncation():
+    text = "flood gauge reading " * 200  # 600 words, 600 MiniLM tokens
+    assert model_token_count(text) == count_tokens(text) + 2
+    unread = unread_chars(text)
+    assert 0 < unread < len(text)
+    assert count_tokens(text[: len(text) - unread]) == 254
+    assert unread_chars("short text") == 0
+
+    from chunklab import load_document
+
+    doc = load_document("lab_notes")
+    table = truncation_table({"token 254": TokenChunker(size=254), "fixed 3000": FixedSizeChunker(size=3000)}, [doc])
+    assert table.loc["token 254", "truncated"] == 0 and table.loc["token 254", "max_tokens_seen"] <= 256
+    assert table.loc["fixed 3000", "truncated"] > 0 and table.loc["fixed 3000", "unread_share"] > 0

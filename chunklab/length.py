@@ -98,10 +98,43 @@ def token_spans(text: str, tokenizer: TokenizerLike = "minilm") -> list[tuple[in
         ids = model.encode_ordinary(text)
         if not ids:
             return []
-        _, starts = model.decode_with_offsets(ids)
+        starts = _tiktoken_starts(model, ids)
         ends = [*starts[1:], len(text)]
         return [(s, max(s, e)) for s, e in zip(starts, ends)]
     return _checked_spans(model, text)
+
+
+def _tiktoken_starts(model: Any, ids: list[int]) -> list[int]:
+    """The character offset at which each token of `ids` starts: exactly the offsets of tiktoken's
+    ``decode_with_offsets`` (a token that begins inside a character starts at that character), found
+    with arrays instead of one Python step per token (that loop was two thirds of chunking in
+    cl100k tokens). Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
+    if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
+        return model.decode_with_offsets(ids)[1]
+    if not ids:
+        return []
+    import numpy as np
+
+    lengths = _token_byte_lengths(model)[np.asarray(ids, dtype=np.int64)]
+    data = np.frombuffer(model.decode_bytes(ids), dtype=np.uint8)
+    continuation = (data >= 0x80) & (data < 0xC0)  # UTF-8 bytes that do not start a character
+    chars_before = np.concatenate(([0], np.cumsum(~continuation)))
+    first_byte = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    return np.maximum(chars_before[first_byte] - continuation[first_byte], 0).tolist()
+
+
+@functools.lru_cache(maxsize=4)
+def _token_byte_lengths(model: Any) -> Any:
+    """Bytes per token id of a tiktoken encoding (0 for ids it does not define), built once."""
+    import numpy as np
+
+    lengths = np.zeros(model.n_vocab, dtype=np.int64)
+    for token in range(model.n_vocab):
+        try:
+            lengths[token] = len(model.decode_single_token_bytes(token))
+        except KeyError:
+            pass
+    return lengths
 
 
 def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:

@@ -1,6 +1,8 @@
 """The shared size measure: characters, words and tokens, and exact token spans."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunklab.length import count_tokens, count_words, length_function, token_spans
 
@@ -62,3 +64,27 @@ def test_a_truncating_tokenizer_object_is_read_whole():
     long = "one two three four five six seven eight nine ten eleven twelve"
     assert len(truncating.encode(long, add_special_tokens=False).ids) == 8
     assert count_tokens(long, truncating) == count_tokens(long) == 12
+
+
+@given(st.lists(st.sampled_from(["a", " ", "é", "e\u0301", "😀", "👍🏽", "東", "\n", "ß", "🇬🇧", "\u200b"]), max_size=60).map("".join))
+def test_cl100k_token_starts_are_tiktokens_own(text):
+    """The array arithmetic behind `token_spans` for tiktoken gives `decode_with_offsets`' offsets,
+    tokens that start inside a multi-byte character included."""
+    from chunklab.length import _tiktoken_starts
+    from chunklab.resources import tiktoken_encoding
+
+    encoding = tiktoken_encoding()
+    ids = encoding.encode_ordinary(text)
+    assert _tiktoken_starts(encoding, ids) == encoding.decode_with_offsets(ids)[1]
+
+
+def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():
+    from chunklab.resources import tiktoken_encoding
+
+    encoding = tiktoken_encoding()
+
+    class Minimal:
+        encode_ordinary = staticmethod(encoding.encode_ordinary)
+        decode_with_offsets = staticmethod(encoding.decode_with_offsets)
+
+    assert token_spans(TEXT, Minimal()) == token_spans(TEXT, "cl100k")

@@ -13,6 +13,7 @@ of chunkers, how many chunks exceed the model's window and how much text it woul
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
@@ -44,12 +45,19 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndar
         from ..resources import hf_tokenizer
 
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
-        table = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        table = _span_array(encoding.offsets)
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
         exact = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
         return table, exact
-    return np.asarray(token_spans(text, tokenizer), dtype=np.int64).reshape(-1, 2), None
+    return _span_array(token_spans(text, tokenizer)), None
+
+
+def _span_array(spans: Sequence[tuple[int, int]]) -> np.ndarray:
+    """``(start, end)`` pairs as an ``(n, 2)`` int array (read as one flat stream: `numpy.asarray`
+    on a long list of tuples takes twice as long)."""
+    flat = np.fromiter(itertools.chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+    return flat.reshape(-1, 2)
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

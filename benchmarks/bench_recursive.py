@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness import Output, Row, block_network, build_corpus, print_rows, rows_for
+from harness import COPIES, Output, Row, block_network, peer, print_rows, rows_for
 
 from chunklab.strategies import RecursiveChunker
 
@@ -86,17 +86,8 @@ def text_splitter_run(overlap: int) -> Callable[[str], Output]:
     return lambda text: splitter.chunk_indices(text)
 
 
-def peer(make: Callable[..., Callable[[str], Output] | str], *args: object) -> Callable[[str], Output] | str:
-    """The peer's run, or why it is skipped."""
-    try:
-        return make(*args)
-    except ImportError as error:
-        return f"not installed ({error.name}): pip install -r benchmarks/requirements.txt"
-
-
 def measure(rounds: int = ROUNDS) -> list[Row]:
     """Rows for both overlaps."""
-    corpus = build_corpus()
     rows: list[Row] = []
     for overlap in OVERLAPS:
         runs = {
@@ -111,7 +102,7 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
         }
         targets = {"langchain split_text (no offsets)": 1.0, "langchain add_start_index=True": 2.0}
         setting = f"{SIZE} chars, overlap {overlap}"
-        rows += rows_for("recursive", setting, runs, corpus, rounds, BASELINE, targets, overlap=bool(overlap))
+        rows += rows_for("recursive", setting, runs, COPIES, rounds, BASELINE, targets, overlap=bool(overlap))
     return rows
 
 

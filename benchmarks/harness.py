@@ -7,8 +7,12 @@
 * **Timing.** `time_interleaved` runs every contender once per round, round after round, and keeps
   each one's best CPU time (`time.process_time`): on a shared machine another program's load slows
   whichever contender happens to run, so interleaving spreads it and the minimum discards it; CPU
-  time is disturbed far less than wall time. Ratios between contenders measured in the same run are
-  what the scripts report; absolute times depend on the machine.
+  time is disturbed far less than wall time. Every round chunks a corpus of its own (`corpora`:
+  same documents and size, other shuffles and numbers, never used by an earlier round or setting),
+  so a chunker that caches its work per text (sentences, tokens, parses: what makes a slider fast)
+  never serves one round from another: every round is a first reading, as in a pipeline that chunks each document once. Ratios
+  between contenders measured in the same run are what the scripts report; absolute times depend on
+  the machine.
 * **Rows.** Every peer comparison returns `Row`s; `print_rows` prints them with throughput (MB/s of
   UTF-8 text) and the ratio to chunklab (above 1: chunklab is faster), and `run_all.py` prints all
   scripts' rows as one table.
@@ -18,6 +22,8 @@
 
 from __future__ import annotations
 
+import itertools
+import logging
 import random
 import re
 import socket
@@ -25,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from chunklab import list_documents, load_document
+from chunklab import CHUNKERS, list_documents, load_document
 
 __all__ = [
     "COPIES",
@@ -33,13 +39,21 @@ __all__ = [
     "Row",
     "block_network",
     "build_corpus",
+    "corpora",
     "exact_share",
     "long_text",
     "megabytes",
     "overlapping_share",
+    "peer",
     "print_rows",
+    "registered",
+    "rows_for",
     "time_interleaved",
 ]
+
+# LangChain logs a warning for every chunk longer than the size it was asked for; the benchmark
+# counts chunks, it does not need thousands of log lines.
+logging.getLogger("langchain_text_splitters").setLevel(logging.ERROR)
 
 #: Copies of the course corpus in the benchmark corpus (about 5.4 MB of text).
 COPIES = 25
@@ -64,10 +78,20 @@ def course_texts() -> list[str]:
 
 
 def build_corpus(copies: int = COPIES, seed: int = 0) -> list[str]:
-    """The course documents, `copies` times, each copy varied (see the module docstring)."""
+    """The course documents, `copies` times, each copy varied (see the module docstring); another
+    `seed` gives other shuffles and other numbers."""
     rng = random.Random(seed)
     texts = course_texts()
-    return [varied for copy in range(copies) for varied in _varied_copy(texts, copy, rng)]
+    return [varied for copy in range(copies) for varied in _varied_copy(texts, seed * copies + copy, rng)]
+
+
+_seeds = itertools.count()
+
+
+def corpora(copies: int, rounds: int) -> list[list[str]]:
+    """One corpus of `copies` copies per timing round, each built with a seed no earlier call used
+    (so a setting never reads a text an earlier setting of the same run already chunked)."""
+    return [build_corpus(copies, next(_seeds)) for _ in range(rounds)]
 
 
 def long_text(chars: int, seed: int = 0, first: int = 0) -> str:
@@ -92,16 +116,16 @@ def megabytes(texts: Iterable[str]) -> float:
 
 
 def time_interleaved(
-    runs: dict[str, Callable[[str], Any]], texts: Sequence[str], rounds: int
+    runs: dict[str, Callable[[str], Any]], rounds: Sequence[Sequence[str]]
 ) -> tuple[dict[str, float], dict[str, list[Any]]]:
-    """Best CPU seconds of each run over all `texts`, and each run's outputs (from its last round).
+    """Best CPU seconds of each run over a round's texts, and each run's outputs in the last round.
 
-    Each round runs every contender once, in order, so a burst of load elsewhere on the machine
-    cannot fall on one contender only.
+    Round ``k`` gives every contender, in turn, the texts ``rounds[k]``; so a burst of load
+    elsewhere on the machine cannot fall on one contender only.
     """
     best = {label: float("inf") for label in runs}
     outputs: dict[str, list[Any]] = {}
-    for _ in range(rounds):
+    for texts in rounds:
         for label, run in runs.items():
             started = time.process_time()
             outputs[label] = [run(text) for text in texts]
@@ -158,20 +182,47 @@ class Row:
         return self.megabytes / self.seconds if self.seconds else None
 
 
+def registered(name: str, **params: Any) -> Callable[[str], Output] | str:
+    """A run of the registered chunker `name` built with `params` (`Chunk` objects, as a pipeline gets
+    them), or why it cannot run: not registered yet, or without one of these parameters."""
+    cls = CHUNKERS.get(name)
+    if cls is None:
+        return f"no chunker named {name!r} is registered yet"
+    unknown = sorted(set(params) - set(cls.param_specs()))
+    if unknown:
+        return f"chunklab's {name!r} chunker has no parameter(s) {unknown}"
+    chunker = cls(**params)
+    return lambda text: [(c.start, c.text) for c in chunker(text)]
+
+
+def peer(make: Callable[..., Callable[[str], Output] | str], *args: Any) -> Callable[[str], Output] | str:
+    """``make(*args)``: a peer's run (or the reason it is skipped), or, when the peer's package is
+    missing, the reason with the command that installs it."""
+    try:
+        return make(*args)
+    except ImportError as error:
+        return f"not installed ({error.name}): pip install -r benchmarks/requirements.txt"
+
+
 def rows_for(
     family: str,
     setting: str,
     runs: dict[str, Callable[[str], Output] | str],
-    texts: Sequence[str],
+    copies: int,
     rounds: int,
     baseline: str,
     targets: dict[str, float] | None = None,
     overlap: bool = False,
+    texts: Sequence[Sequence[str]] | None = None,
 ) -> list[Row]:
-    """Time the `runs` (a string instead of a callable: skipped, with that reason) and describe them
-    as rows; `baseline` names the chunklab run, `targets` the least ratio asked against some peers."""
+    """Time the `runs` (a string instead of a callable: skipped, with that reason) over `rounds`
+    corpora of `copies` copies (`corpora`), or over the given `texts` of each round, and describe
+    them as rows; `baseline` names the chunklab run, `targets` the least ratio asked against some
+    peers."""
     live = {label: run for label, run in runs.items() if callable(run)}
-    best, outputs = time_interleaved(live, texts, rounds) if live else ({}, {})
+    rounds_texts = texts if texts is not None else corpora(copies, rounds)
+    texts = rounds_texts[-1]
+    best, outputs = time_interleaved(live, rounds_texts) if live else ({}, {})
     size = megabytes(texts)
     rows = []
     for label, run in runs.items():
@@ -201,7 +252,7 @@ def print_rows(rows: Sequence[Row], title: str = "") -> None:
     if title:
         print(title)
     header = (
-        f"  {'family / setting':<34} {'library':<44} {'MB/s':>7} {'ratio':>7} {'target':>8} "
+        f"  {'family / setting':<40} {'library':<44} {'MB/s':>7} {'ratio':>7} {'target':>8} "
         f"{'chunks':>7} {'exact':>7} {'overlap':>8}"
     )
     print(header)
@@ -214,7 +265,7 @@ def print_rows(rows: Sequence[Row], title: str = "") -> None:
         for row in group:
             where = f"{family} / {setting}"
             if row.seconds is None:
-                print(f"  {where:<34} {row.library:<44} skipped: {row.note}")
+                print(f"  {where:<40} {row.library:<44} skipped: {row.note}")
                 continue
             ratio = f"{row.seconds / base.seconds:.2f}x" if base is not None and base.seconds else "-"
             target = ""
@@ -224,7 +275,7 @@ def print_rows(rows: Sequence[Row], title: str = "") -> None:
             exact = "-" if row.exact is None else f"{row.exact:.0%}"
             overlapping = "-" if row.overlapping is None else f"{row.overlapping:.0%}"
             print(
-                f"  {where:<34} {row.library:<44} {row.throughput:>7.2f} {ratio:>7} {target:>8} "
+                f"  {where:<40} {row.library:<44} {row.throughput:>7.3g} {ratio:>7} {target:>8} "
                 f"{row.chunks:>7} {exact:>7} {overlapping:>8}"
             )
     print("  ratio: the peer's CPU time over chunklab's (above 1: chunklab is faster); exact: share of chunks"

@@ -218,7 +218,11 @@ def rows_for(
     """Time the `runs` (a string instead of a callable: skipped, with that reason) over `rounds`
     corpora of `copies` copies (`corpora`), or over the given `texts` of each round, and describe
     them as rows; `baseline` names the chunklab run, `targets` the least ratio asked against some
-    peers."""
+    peers. When the baseline cannot run (its chunker is not registered yet), no peer is timed.
+    """
+    if not callable(runs.get(baseline)):
+        runs = {label: run if label == baseline else "nothing to compare with: chunklab's row cannot run"
+                for label, run in runs.items()}
     live = {label: run for label, run in runs.items() if callable(run)}
     rounds_texts = texts if texts is not None else corpora(copies, rounds)
     texts = rounds_texts[-1]

@@ -31,6 +31,10 @@ import functools
 import re
 from typing import Any, Callable, ClassVar, Literal, Union
 
+import numpy as np
+
+from .spans import span_array
+
 __all__ = [
     "SizeUnit",
     "TokenizerLike",
@@ -39,6 +43,7 @@ __all__ = [
     "count_tokens",
     "count_words",
     "length_function",
+    "token_span_array",
     "token_spans",
 ]
 
@@ -91,43 +96,44 @@ def token_spans(text: str, tokenizer: TokenizerLike = "minilm") -> list[tuple[in
       second then has an empty span.
     * a function: whatever it returns, checked to be ordered, non-overlapping spans inside `text`.
     """
+    array = token_span_array(text, tokenizer)
+    return list(zip(array[:, 0].tolist(), array[:, 1].tolist()))
+
+
+def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarray:
+    """`token_spans` as an ``(n, 2)`` int64 array, computed without a Python tuple per token."""
     kind, model = _resolve(tokenizer)
     if kind == "wordpiece":
-        return [(int(s), int(e)) for s, e in model.encode(text, add_special_tokens=False).offsets]
+        return span_array(model.encode(text, add_special_tokens=False).offsets)
     if kind == "tiktoken":
-        ids = model.encode_ordinary(text)
-        if not ids:
-            return []
-        starts = _tiktoken_starts(model, ids)
-        ends = [*starts[1:], len(text)]
-        return [(s, max(s, e)) for s, e in zip(starts, ends)]
-    return _checked_spans(model, text)
+        starts = _tiktoken_starts(model, model.encode_ordinary(text))
+        if not len(starts):
+            return np.zeros((0, 2), dtype=np.int64)
+        ends = np.append(starts[1:], len(text))  # a token ends where the next one starts
+        return np.stack([starts, np.maximum(starts, ends)], axis=1)
+    return span_array(_checked_spans(model, text))
 
 
-def _tiktoken_starts(model: Any, ids: list[int]) -> list[int]:
+def _tiktoken_starts(model: Any, ids: list[int]) -> np.ndarray:
     """The character offset at which each token of `ids` starts: exactly the offsets of tiktoken's
     ``decode_with_offsets`` (a token that begins inside a character starts at that character), found
     with arrays instead of one Python step per token (that loop was two thirds of chunking in
     cl100k tokens). Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
-    if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
-        return model.decode_with_offsets(ids)[1]
     if not ids:
-        return []
-    import numpy as np
-
+        return np.zeros(0, dtype=np.int64)
+    if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
+        return np.asarray(model.decode_with_offsets(ids)[1], dtype=np.int64)
     lengths = _token_byte_lengths(model)[np.asarray(ids, dtype=np.int64)]
     data = np.frombuffer(model.decode_bytes(ids), dtype=np.uint8)
     continuation = (data >= 0x80) & (data < 0xC0)  # UTF-8 bytes that do not start a character
     chars_before = np.concatenate(([0], np.cumsum(~continuation)))
     first_byte = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    return np.maximum(chars_before[first_byte] - continuation[first_byte], 0).tolist()
+    return np.maximum(chars_before[first_byte] - continuation[first_byte], 0)
 
 
 @functools.lru_cache(maxsize=4)
-def _token_byte_lengths(model: Any) -> Any:
+def _token_byte_lengths(model: Any) -> np.ndarray:
     """Bytes per token id of a tiktoken encoding (0 for ids it does not define), built once."""
-    import numpy as np
-
     lengths = np.zeros(model.n_vocab, dtype=np.int64)
     for token in range(model.n_vocab):
         try:

@@ -13,17 +13,16 @@ of chunkers, how many chunks exceed the model's window and how much text it woul
 from __future__ import annotations
 
 import functools
-import itertools
 from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..length import TokenizerLike, TokenizerName, count_tokens, token_spans
+from ..length import TokenizerLike, TokenizerName, count_tokens, token_span_array, token_spans
 from ..pack import fit
 from ..resources import MINILM_MAX_TOKENS
 from ..segment import trim_span, word_spans
-from ..spans import containing
+from ..spans import containing, span_array
 
 __all__ = ["TokenChunker", "model_token_count", "token_windows", "truncation_table", "unread_chars"]
 
@@ -45,19 +44,12 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndar
         from ..resources import hf_tokenizer
 
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
-        table = _span_array(encoding.offsets)
+        table = span_array(encoding.offsets)
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
         exact = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
         return table, exact
-    return _span_array(token_spans(text, tokenizer)), None
-
-
-def _span_array(spans: Sequence[tuple[int, int]]) -> np.ndarray:
-    """``(start, end)`` pairs as an ``(n, 2)`` int array (read as one flat stream: `numpy.asarray`
-    on a long list of tuples takes twice as long)."""
-    flat = np.fromiter(itertools.chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
-    return flat.reshape(-1, 2)
+    return token_span_array(text, tokenizer), None
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -48,7 +48,7 @@ from chunklab import CHUNKERS, Chunker
 ROUNDS = 2
 BASE_CHARS = 1_000_000
 SMALL_BASE_CHARS = 100_000
-BUDGET_SECONDS = 20.0
+BUDGET_SECONDS = 5.0
 TARGET = 12.0
 WARM_UP = "A short warm-up text. It loads what the chunker needs.\n\n# A heading\n\nA second paragraph."
 

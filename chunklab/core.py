@@ -194,6 +194,16 @@ class Chunker:
     def check(self) -> None:
         """Hook for rules that relate several parameters; raise `ParameterError` naming them."""
 
+    def require_smaller(self, lower: str, upper: str) -> None:
+        """For `check`: raise `ParameterError` unless parameter `lower` is smaller than `upper`
+        (e.g. an overlap and its window, which must leave the window room to move forward)."""
+        low, high = getattr(self, lower), getattr(self, upper)
+        if low >= high:
+            raise ParameterError(
+                f"{type(self).__name__}: parameter {lower!r} must be smaller than {upper!r} "
+                f"(allowed: 0 <= {lower} <= {high - 1}), got {lower}={low}"
+            )
+
     # -- chunking ---------------------------------------------------------------------------------
     def spans(self, text: str) -> Iterable[Span]:
         """Yield the chunk spans of `text` in source order. Subclasses implement this."""

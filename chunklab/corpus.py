@@ -85,6 +85,15 @@ class Document:
         """The number of characters in :attr:`text`."""
         return len(self.text)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle support (for worker processes and Dask): the read-only metadata view travels as a
+        plain dict and is rebuilt."""
+        return _document, (self.name, self.title, self.kind, self.text, self.path, dict(self.metadata))
+
+
+def _document(name: str, title: str, kind: str, text: str, path: pathlib.Path, metadata: dict[str, Any]) -> Document:
+    return Document(name, title, kind, text, path, types.MappingProxyType(metadata))
+
 
 def data_dir() -> pathlib.Path:
     """Return the folder holding the course corpus (``corpus.json``, ``questions.jsonl``, ``documents/``).
@@ -131,12 +140,6 @@ def _entry(name: str) -> dict[str, Any]:
     return manifest[name]
 
 
-def _read_text(path: pathlib.Path) -> str:
-    """Read a text file byte-exactly: UTF-8, newlines left as they are."""
-    with open(path, encoding="utf-8", newline="") as fh:
-        return fh.read()
-
-
 @functools.lru_cache(maxsize=None)
 def load_document(name: str) -> Document:
     """Load one corpus document by its manifest key.
@@ -155,7 +158,8 @@ def load_document(name: str) -> Document:
     FileNotFoundError
         If the manifest names a file that does not exist.
     ValueError
-        If the manifest entry has an unknown kind, or the PDF is unreadable.
+        If the manifest entry has an unknown kind, or the file is unreadable (a
+        `chunklab.readers.DocumentError` naming the path and the reason).
     """
     entry = _entry(name)
     root = data_dir()
@@ -164,27 +168,18 @@ def load_document(name: str) -> Document:
     if kind not in KINDS:
         raise ValueError(f"document {name!r} has unknown kind {kind!r}; expected one of {KINDS}")
 
-    metadata: dict[str, Any] = {}
-    if kind == "pdf":
-        from chunklab.pdf import read_pdf
+    # The same reading rules as a learner's own files (chunklab.readers imports this module).
+    from chunklab.readers import read_contents, read_text
 
-        text, pages = read_pdf(path)
-        metadata["pages"] = [tuple(span) for span in pages]
-        metadata["page_count"] = len(pages)
-    else:
-        text = _read_text(path)
-
+    text, metadata = read_contents(path, pdf=kind == "pdf")
     if "source" in entry:
         metadata["source_path"] = root / entry["source"]
     if "description" in entry:
         description_path = root / entry["description"]
         metadata["description_path"] = description_path
-        metadata["description"] = _read_text(description_path)
+        metadata["description"] = read_text(description_path)
     if "assets" in entry:
         metadata["assets"] = [root / asset for asset in entry["assets"]]
-    metadata["char_count"] = len(text)
-    metadata["word_count"] = len(text.split())
-    metadata["line_count"] = len(text.splitlines())
 
     return Document(
         name=name,

@@ -7,7 +7,7 @@ re-exported here for convenience:
 * `chunklab.metrics`: `span_metrics`, `precision_omega` (Smith & Troynikov's metrics, exact from
   offsets), `structure_metrics`, `excerpts_kept_whole`;
 * `chunklab.retrieval`: `BM25Retriever`, `DenseRetriever`, `RerankRetriever`, `HybridRetriever`,
-  `RETRIEVERS`;
+  `LateChunkingRetriever`, `RETRIEVERS`;
 * `chunklab.spans`: `CharCounter`.
 
 All documents of a comparison are indexed together, as in a real RAG store: a question may retrieve
@@ -31,7 +31,15 @@ from .metrics import (
     span_metrics,
     structure_metrics,
 )
-from .retrieval import RETRIEVERS, BM25Retriever, DenseRetriever, HybridRetriever, RerankRetriever, Retriever
+from .retrieval import (
+    RETRIEVERS,
+    BM25Retriever,
+    DenseRetriever,
+    HybridRetriever,
+    LateChunkingRetriever,
+    RerankRetriever,
+    Retriever,
+)
 from .spans import CharCounter
 
 __all__ = [
@@ -41,6 +49,7 @@ __all__ = [
     "CharCounter",
     "DenseRetriever",
     "HybridRetriever",
+    "LateChunkingRetriever",
     "RerankRetriever",
     "Retriever",
     "compare",
@@ -191,7 +200,7 @@ def compare(
         Question dicts as `chunklab.load_questions` returns them; default: every corpus question about
         one of `docs`.
     retrievers:
-        Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``) or
+        Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``, ``"late"``) or
         `Retriever` instances with distinct names. Dense retrievers share one embedding cache, so
         chunks that several chunkers produce alike are embedded once.
     k:
@@ -238,6 +247,7 @@ def compare(
         questions = [q for q in load_questions() if q["doc"] in pool.base]
     _check_questions(questions, pool)
     built = _make_retrievers(retrievers)
+    sources = {doc.name: doc.text for doc in pool.docs}
     golden = [[(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]] for q in questions]
     queries = [q["question"] for q in questions]
 
@@ -257,7 +267,7 @@ def compare(
             flat = [c for _, c in chunks]
             allowed = [where(q, flat) for q in questions] if where is not None else None
             for retriever in built:
-                retriever.index(texts)
+                retriever.index_chunks(texts, chunks, sources)
                 ranked = retriever.search(queries, k, allowed)
                 for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
                     sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .core import Chunk
 
-__all__ = ["from_dicts", "read_jsonl", "to_dicts", "to_langchain", "to_llamaindex", "write_jsonl"]
+__all__ = ["from_dicts", "json_line", "read_jsonl", "to_dicts", "to_langchain", "to_llamaindex", "write_jsonl"]
 
 
 def to_dicts(chunks: Iterable[Chunk]) -> list[dict[str, Any]]:
@@ -28,12 +28,29 @@ def from_dicts(records: Iterable[dict[str, Any]]) -> list[Chunk]:
     return [Chunk(r["text"], r["start"], r["end"], r.get("index", 0), dict(r.get("metadata", {}))) for r in records]
 
 
+def _plain(value: Any) -> Any:
+    """A JSON-ready stand-in for a metadata value `json` cannot write (numpy values, mappings, sets)."""
+    if callable(getattr(value, "tolist", None)):
+        return value.tolist()
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    return str(value)
+
+
+def json_line(record: dict[str, Any]) -> str:
+    """One record as a line of JSON (non-ASCII kept; numpy values as numbers and lists, mappings as
+    objects, sets as sorted lists, anything else JSON lacks as its string), without the newline. `write_jsonl` and the command line write these."""
+    return json.dumps(record, ensure_ascii=False, default=_plain)
+
+
 def write_jsonl(chunks: Iterable[Chunk], path: str | Path) -> Path:
     """Write one JSON object per chunk (UTF-8, non-ASCII kept) and return the path."""
     path = Path(path)
     with path.open("w", encoding="utf-8") as f:
         for record in to_dicts(chunks):
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(json_line(record) + "\n")
     return path
 
 

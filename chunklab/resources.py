@@ -24,7 +24,8 @@ __all__ = [
     "tiktoken_encoding",
 ]
 
-#: all-MiniLM-L6-v2 was trained on inputs of at most 256 word pieces; longer inputs are truncated.
+#: all-MiniLM-L6-v2 reads at most 256 word pieces (sentence-transformers truncates longer inputs); it was
+#: fine-tuned on sequences of at most 128 (its model card).
 MINILM_MAX_TOKENS = 256
 OFFICIAL_MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 

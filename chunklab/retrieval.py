@@ -1,6 +1,9 @@
-"""Retrievers over a list of chunk texts: BM25, dense, BM25 re-ranking and hybrid fusion.
+"""Retrievers over a list of chunk texts: BM25, dense, BM25 re-ranking, hybrid fusion, late chunking,
+and dense retrieval served by ChromaDB.
 
 Each `Retriever` indexes a list of texts, then returns the indices of the top-k texts per query.
+`index_chunks` is the variant `chunklab.evaluate.compare` calls: it also passes each chunk's
+document and offsets, which late chunking needs (the others index the texts alone).
 `search` can be restricted per query to a subset of the texts (``allowed``: one boolean mask per
 query, or None for no restriction), which is how metadata filters (an entity, a page, a section)
 reach the retrievers. `RETRIEVERS` maps their short names to them.
@@ -9,18 +12,23 @@ reach the retrievers. `RETRIEVERS` maps their short names to them.
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .embed import Embedder, default_embedder
+from .embed import MINILM_DIM, MINILM_MAX_POSITIONS, Embedder, default_embedder, token_vectors
+
+if TYPE_CHECKING:
+    from .core import Chunk
 
 __all__ = [
     "RETRIEVERS",
     "Allowed",
     "BM25Retriever",
+    "ChromaRetriever",
     "DenseRetriever",
     "HybridRetriever",
+    "LateChunkingRetriever",
     "RerankRetriever",
     "Retriever",
 ]
@@ -59,6 +67,14 @@ class Retriever:
     def index(self, texts: Sequence[str]) -> None:
         """Replace the index with `texts` (chunk texts, in chunk order)."""
         raise NotImplementedError
+
+    def index_chunks(
+        self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
+    ) -> None:
+        """Replace the index, knowing where each chunk comes from: `texts` as for `index`, `chunks`
+        the ``(document name, chunk)`` pairs in the same order, `sources` every document's text by
+        name. By default the texts alone are indexed."""
+        self.index(texts)
 
     def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
         """For each query, the indices of the `k` best texts, best first (fewer if fewer are indexed
@@ -170,6 +186,41 @@ class DenseRetriever(Retriever):
         return [_top_k(row, k, m) for row, m in zip(self.scores(queries), _masks(allowed, len(queries)))]
 
 
+class ChromaRetriever(DenseRetriever):
+    """Dense retrieval served by a ChromaDB collection in memory (`chunklab.store`).
+
+    The vectors are `DenseRetriever`'s (same embedder, same cache); Chroma stores them and answers
+    the queries, with metadata masks sent as id filters. Its HNSW search is made exhaustive for the
+    collection's size, so the top-k equal the dense retriever's: what this retriever shows is that
+    a real vector database returns what `compare` measured. chromadb is imported on first `index`.
+    """
+
+    name = "chroma"
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        super().__init__(embedder)
+        self._collection: Any = None
+
+    def __repr__(self) -> str:
+        return f"ChromaRetriever(embedder={self.embedder!r})"
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Embed `texts` as `DenseRetriever` does and load the vectors into a fresh Chroma collection."""
+        from .store import memory_collection
+
+        super().index(texts)
+        self._collection = memory_collection(self._matrix) if texts else None
+
+    def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
+        """Top-`k` (allowed) texts by cosine similarity, as Chroma ranks them."""
+        from .store import nearest
+
+        masks = _masks(allowed, len(queries))
+        if self._collection is None or not queries:
+            return [[] for _ in queries]
+        return nearest(self._collection, self._embed(queries), k, masks)
+
+
 class _DenseAndBM25(Retriever):
     """Base of the retrievers that combine a dense and a BM25 index over the same texts."""
 
@@ -244,7 +295,47 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return ranks
 
 
+class LateChunkingRetriever(DenseRetriever):
+    """Dense retrieval over *late-chunked* vectors.
+
+    Instead of embedding each chunk alone, every document is encoded token by token in windows of
+    `window` word pieces (`chunklab.embed.token_vectors`), and a chunk's vector is the mean of the
+    vectors of the word pieces inside its span: each chunk vector has read the text around the
+    chunk (Günther et al., "Late Chunking: Contextual Chunk Embeddings Using Long-Context Embedding
+    Models", arXiv:2409.04669, 2024). Queries are embedded as usual by `embedder` (default: the
+    shared MiniLM). Chunk offsets are needed, so only `index_chunks` works (`compare` calls it);
+    ``metadata["context"]`` is not used, since the document itself is the context.
+    """
+
+    name = "late"
+
+    def __init__(self, window: int = MINILM_MAX_POSITIONS - 2, embedder: Embedder | None = None) -> None:
+        super().__init__(embedder)
+        self.window = window
+
+    def __repr__(self) -> str:
+        return f"LateChunkingRetriever(window={self.window})"
+
+    def index(self, texts: Sequence[str]) -> None:
+        """Not possible from texts alone: late chunking needs each chunk's document and offsets."""
+        raise TypeError("LateChunkingRetriever needs chunk offsets: call index_chunks (evaluate.compare does)")
+
+    def index_chunks(
+        self, texts: Sequence[str], chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
+    ) -> None:
+        """Pool every chunk's vector from its document's token vectors."""
+        matrix = np.zeros((len(chunks), MINILM_DIM), dtype=np.float32)
+        by_doc: dict[str, list[int]] = {}
+        for row, (name, _) in enumerate(chunks):
+            by_doc.setdefault(name, []).append(row)
+        for name, rows in by_doc.items():
+            spans = [(chunks[r][1].start, chunks[r][1].end) for r in rows]
+            matrix[rows] = token_vectors(sources[name], self.window).pool(spans)
+        self._matrix = matrix if len(chunks) else np.zeros((0, 1), dtype=np.float32)
+
+
 #: Retrievers by short name; `compare` builds each with its defaults.
 RETRIEVERS: dict[str, type[Retriever]] = {
-    cls.name: cls for cls in (BM25Retriever, DenseRetriever, RerankRetriever, HybridRetriever)
+    cls.name: cls
+    for cls in (BM25Retriever, DenseRetriever, RerankRetriever, HybridRetriever, LateChunkingRetriever, ChromaRetriever)
 }

@@ -1,9 +1,20 @@
-"""Embedders: shape, unit rows, determinism, the cache, TF-IDF/LSA."""
+"""Embedders: shape, unit rows, determinism, the cache, TF-IDF/LSA; token vectors and late chunking."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from chunklab.embed import MiniLMEmbedder, TfidfEmbedder, default_embedder
+from chunklab.embed import (
+    MINILM_MAX_POSITIONS,
+    MiniLMEmbedder,
+    TfidfEmbedder,
+    _owners,
+    _window_starts,
+    default_embedder,
+    token_vectors,
+)
+from chunklab.length import token_spans
 
 TEXTS = ["The cat sat on the mat.", "A kitten rested on a rug.", "Bond yields rose after the central bank spoke.", ""]
 
@@ -93,3 +104,85 @@ def test_tfidf_without_room_for_svd_returns_tfidf_vectors():
     vectors = TfidfEmbedder()(["only one text here"])
     assert vectors.shape == (1, 4)
     np.testing.assert_allclose(np.linalg.norm(vectors), 1.0, atol=1e-6)
+
+
+# -- token vectors and late chunking ----------------------------------------------------------------------
+LONG = (
+    "The river rose overnight and the sensors sent their readings every minute. "
+    "Volunteers stacked sandbags along Tannery Lane while the fire chief watched the gauge. "
+) * 12
+
+
+def test_token_vectors_have_the_tokenizers_exact_offsets():
+    vectors = token_vectors(LONG)
+    assert [tuple(span) for span in vectors.offsets.tolist()] == token_spans(LONG, "minilm")
+    assert vectors.vectors.shape == (len(vectors), 384) and vectors.vectors.dtype == np.float32
+    assert (np.linalg.norm(vectors.vectors, axis=1) > 0).all(), "every piece gets a vector"
+
+
+def test_pooling_one_window_matches_the_sentence_embedding(minilm):
+    text = TEXTS[0]
+    pooled = token_vectors(text).pool([(0, len(text))])[0]
+    # The sentence embedding also averages [CLS] and [SEP]; without them the vector barely moves.
+    assert pooled @ minilm([text])[0] > 0.99
+
+
+def test_windows_overlap_and_every_piece_has_context():
+    narrow = token_vectors(LONG, window=32)
+    wide = token_vectors(LONG, window=MINILM_MAX_POSITIONS - 2)
+    assert narrow.window == 32 and len(narrow) == len(wide) > 64
+    spans = [(0, 160), (160, len(LONG))]
+    agreement = np.einsum("ij,ij->i", narrow.pool(spans), wide.pool(spans))
+    assert (agreement > 0.8).all()
+
+
+@settings(max_examples=50)
+@given(n=st.integers(1, 3000), window=st.integers(2, 510))
+def test_each_piece_is_owned_by_a_window_that_holds_it(n, window):
+    starts = _window_starts(n, window)
+    width = min(window, n)
+    owner = _owners(n, starts, width)
+    held = np.asarray(starts)[owner]
+    positions = np.arange(n)
+    assert ((held <= positions) & (positions < held + width)).all()
+    assert starts[-1] + width == n
+
+
+def test_pool_of_an_empty_span_or_text_is_zero():
+    assert not token_vectors(LONG).pool([(5, 5)]).any()
+    empty = token_vectors("")
+    assert len(empty) == 0 and empty.pool([(0, 0)]).shape == (1, 384)
+
+
+def test_token_vectors_check_their_arguments():
+    with pytest.raises(ValueError, match="window"):
+        token_vectors("text", window=511)
+    with pytest.raises(TypeError):
+        token_vectors(b"bytes")
+
+
+def test_late_chunking_retriever_through_compare():
+    from chunklab import load_document
+    from chunklab.evaluate import RETRIEVERS, LateChunkingRetriever, compare
+    from chunklab.strategies import FixedSizeChunker
+
+    assert RETRIEVERS["late"] is LateChunkingRetriever
+    with pytest.raises(TypeError, match="index_chunks"):
+        LateChunkingRetriever().index(["a chunk"])
+    doc = load_document("lab_notes")
+    table = compare({"fixed": FixedSizeChunker(size=600)}, [doc], retrievers=("dense", "late"), progress=False)
+    assert list(table["retriever"]) == ["dense", "late"]
+    assert table["recall@k"].between(0, 1).all() and table["questions"].eq(24).all()
+
+
+def test_persist_writes_when_the_cache_doubles_and_on_flush(tmp_path):
+    path = tmp_path / "minilm.npz"
+    embedder = MiniLMEmbedder().persist(path)
+    embedder(TEXTS)  # an empty file doubles at once
+    written = path.stat().st_mtime_ns
+    embedder(["one more sentence that was not there before"])  # 5 < 2 * 4: not yet written
+    assert path.stat().st_mtime_ns == written
+    embedder.flush()
+    reloaded = MiniLMEmbedder().persist(path)
+    reloaded(["one more sentence that was not there before"])
+    assert reloaded.misses == 0

@@ -1,4 +1,4 @@
-"""Every model the course uses loads and runs with the network blocked and an empty home directory.
+"""Every model the course uses, and the ChromaDB store, work with the network blocked and an empty home.
 
 The check runs in a fresh interpreter: sockets refuse to connect or resolve names, HOME points at an
 empty temporary folder, and at the end that folder must still be empty.
@@ -16,7 +16,11 @@ SCRIPT = textwrap.dedent(
     """
     import socket
 
+    attempts = []
+
     def refuse(*args, **kwargs):
+        # Recorded as well as refused: a library that swallows the error (telemetry) still fails the test.
+        attempts.append(args[1:] or kwargs)
         raise OSError("network access attempted during an offline test")
 
     socket.socket.connect = refuse
@@ -53,6 +57,17 @@ SCRIPT = textwrap.dedent(
         chunks = cls()(doc.text)
         render_html(chunks, doc.text)
     size_histogram(chunks).figure.savefig("/dev/null", format="png")
+
+    import tempfile
+    from chunklab import store
+    from chunklab.strategies import FixedSizeChunker
+
+    with tempfile.TemporaryDirectory() as folder:
+        chunker = FixedSizeChunker(size=300)
+        collection = store.index_chunks(folder, chunker, chunker(doc.text[:4000], source=doc.name))
+        hits = store.query(folder, collection.name, "How do I install it?", k=3, where=[f"source={doc.name}"])
+        assert len(hits) == 3 and all(doc.text[h.chunk.start : h.chunk.end] == h.chunk.text for h in hits)
+    assert not attempts, f"network access attempted: {attempts}"
     print("offline ok")
     """
 )

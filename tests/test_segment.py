@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from chunklab.segment import cut_spans, line_spans, paragraph_spans, sentence_spans, trim_span, word_spans
+from chunklab.segment import (
+    cut_spans,
+    line_spans,
+    paragraph_spans,
+    sentence_blocks,
+    sentence_spans,
+    trim_span,
+    word_spans,
+)
 
 TRICKY = (
     'Dr. Smith paid $3.5 million to the U.S. agency, e.g. for sensors. '
@@ -64,3 +72,37 @@ def test_cut_spans_counts_each_span_once_and_ignores_edges() -> None:
     assert cut_spans(spans, [3, 4, 13]) == 2
     assert cut_spans(spans, [11, 25, -1]) == 0
     assert cut_spans([], [3]) == 0
+
+
+def test_sentence_blocks_cut_at_blank_lines_and_list_table_heading_lines() -> None:
+    text = (
+        "THE HEADING\n\nA sentence that wraps\nonto a second line.\n"
+        "- first item\n- second item\n  continued\nAfter the list.\n"
+        "| a | b |\n[09:16] Maya: Hi\n[09:17] Jo: Yes\n## Title\n> quoted"
+    )
+    assert texts(text, sentence_blocks(text)) == [
+        "THE HEADING", "A sentence that wraps\nonto a second line.", "- first item",
+        "- second item\n  continued", "After the list.", "| a | b |", "[09:16] Maya: Hi\n[09:17] Jo: Yes",
+        "## Title", "> quoted",
+    ]
+
+
+@pytest.mark.parametrize("method", ["regex", "punkt", "spacy", "spacy_model"])
+def test_headings_and_list_markers_are_not_sentences(method: str) -> None:
+    text = "Steps\r\n\r\n1. Stop the node.\r\n2. Replace it\r\n- done"
+    assert texts(text, sentence_spans(text, method)) == ["Steps", "1. Stop the node.", "2. Replace it", "- done"]
+
+
+def test_spacy_model_uses_the_parser_and_is_cached() -> None:
+    text = "The fix shipped in release 3.4.2. Install it before the end of the month."
+    first = sentence_spans(text, "spacy_model")
+    assert texts(text, first) == ["The fix shipped in release 3.4.2.", "Install it before the end of the month."]
+    assert sentence_spans(text, "spacy_model") == first and sentence_spans(text, "spacy_model") is not first
+    assert sentence_spans(text, "spacy_model", cache=False) == first
+
+
+def test_sentences_flow_across_a_page_break_but_not_a_blank_line() -> None:
+    text = "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight. Next one.\n\nNew paragraph."
+    assert texts(text, sentence_spans(text)) == [
+        "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight.", "Next one.", "New paragraph.",
+    ]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -48,3 +48,16 @@ def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None
                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.startswith("ok") and str(venv) in run.stdout
+
+    # The console script works with the core dependencies alone; a PDF then needs the pdf extra.
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\nThe weir was built in 1911. Salmon were counted by hand. " * 10, encoding="utf-8")
+    command = [str(venv / "bin" / "chunklab"), "chunk", str(note), str(REPO / "data" / "documents" / "report.pdf"),
+               "--strategy", "fixed", "--param", "size=200", "--jobs", "1"]
+    script = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert script.returncode == 1, script.stderr[-2000:]
+    assert "report.pdf: reading a PDF needs pypdf (pip install 'chunklab[pdf]')" in script.stderr
+    text = note.read_text(encoding="utf-8")
+    records = [json.loads(line) for line in script.stdout.splitlines()]
+    assert records and all(text[r["start"] : r["end"]] == r["text"] for r in records)

@@ -8,9 +8,14 @@ from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
 from .page import PageChunker
+from .paragraph import ParagraphChunker
 from .recursive import RecursiveChunker
+from .semantic import SemanticChunker, SemanticClusterChunker
+from .sentence import SentenceChunker
+from .sliding import SlidingWindowChunker
 from .table import TableChunker
 from .token import TokenChunker
+from .topic import TopicChunker
 
 __all__ = [
     "CodeChunker",
@@ -22,7 +27,13 @@ __all__ = [
     "MarkdownChunker",
     "ModalityChunker",
     "PageChunker",
+    "ParagraphChunker",
     "RecursiveChunker",
+    "SemanticChunker",
+    "SemanticClusterChunker",
+    "SentenceChunker",
+    "SlidingWindowChunker",
     "TableChunker",
     "TokenChunker",
+    "TopicChunker",
 ]

@@ -219,11 +219,7 @@ class EntityChunker(UnitSized, Chunker):
         unknown = sorted(set(self.labels) - set(ALL_LABELS))
         if unknown:
             raise ParameterError(f"EntityChunker: parameter 'labels' has unknown labels {unknown}; allowed: {list(ALL_LABELS)}")
-        if self.min_size >= self.max_size:
-            raise ParameterError(
-                f"EntityChunker: parameter 'min_size' must be smaller than 'max_size' "
-                f"(allowed: 0 <= min_size <= {self.max_size - 1}), got min_size={self.min_size}"
-            )
+        self.require_smaller("min_size", "max_size")
 
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each chunk's span with its ``entities``."""

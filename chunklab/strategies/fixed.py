@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..segment import trim_span, word_spans
 from .token import MIN_WINDOW, token_windows
 
 
 @register
-class FixedSizeChunker(Chunker):
+class FixedSizeChunker(UnitSized, Chunker):
     """Cut the text into windows of `size` characters, words or tokens, each sharing `overlap` with the last.
 
     * ``unit="chars"``: windows of `size` characters, trimmed of surrounding whitespace. With
@@ -32,6 +32,7 @@ class FixedSizeChunker(Chunker):
     """
 
     name = "fixed"
+    size_param = "size"
     bounds = {"size": (1, None), "overlap": (0, None)}
     widget_hints = {"size": (20, 2000, 10), "overlap": (0, 500, 10)}
 
@@ -52,24 +53,12 @@ class FixedSizeChunker(Chunker):
 
     def check(self) -> None:
         """Overlap must leave the window room to move forward; token windows need 4 tokens."""
-        if self.overlap >= self.size:
-            raise ParameterError(
-                f"FixedSizeChunker: parameter 'overlap' must be smaller than 'size' "
-                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
-            )
+        self.require_smaller("overlap", "size")
         if self.unit == "tokens" and self.size < MIN_WINDOW:
             raise ParameterError(
                 f"FixedSizeChunker: parameter 'size' must be >= {MIN_WINDOW} with unit='tokens' "
                 f"(one character can take {MIN_WINDOW} byte-level tokens), got size={self.size}"
             )
-
-    def size_limit(self) -> int:
-        """At most `size` characters, words or tokens per chunk."""
-        return self.size
-
-    def measure(self, text: str) -> int:
-        """Characters, whitespace-delimited words or tokens of `tokenizer`, depending on `unit`."""
-        return length_function(self.unit, self.tokenizer)(text)
 
     def spans(self, text: str) -> Iterator[Span]:
         """Yield the windows' spans in order (with ``token_count`` metadata for token windows)."""

@@ -25,7 +25,7 @@ import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import fit, pack
 from ..segment import sentence_spans, trim_span
 
@@ -220,11 +220,7 @@ class RecursiveChunker(UnitSized, Chunker):
 
     def check(self) -> None:
         """Overlap must leave room for new text; separators must be non-empty strings."""
-        if self.overlap >= self.size:
-            raise ParameterError(
-                f"RecursiveChunker: parameter 'overlap' must be smaller than 'size' "
-                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
-            )
+        self.require_smaller("overlap", "size")
         if not self.separators or not all(self.separators):
             raise ParameterError(
                 f"RecursiveChunker: parameter 'separators' must be a non-empty tuple of non-empty strings "

@@ -197,11 +197,7 @@ class TokenChunker(Chunker):
 
     def check(self) -> None:
         """Overlap must leave the window room to move; a custom tokenizer must be one we can read."""
-        if self.overlap >= self.size:
-            raise ParameterError(
-                f"TokenChunker: parameter 'overlap' must be smaller than 'size' "
-                f"(allowed: 0 <= overlap <= {self.size - 1}), got overlap={self.overlap}"
-            )
+        self.require_smaller("overlap", "size")
         if self.custom_tokenizer is not None:
             try:
                 count_tokens("a tokenizer check", self.custom_tokenizer)

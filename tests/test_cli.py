@@ -1,0 +1,257 @@
+"""The `chunklab` command line: strategies, chunk (jobs, order, bad files), evaluate."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+
+from chunklab import load_document, load_questions
+from chunklab.cli import UsageError, _describe, main, make_chunker, parse_value
+from chunklab.core import CHUNKERS, ParameterError
+from chunklab.export import json_line, read_jsonl
+from chunklab.pipeline import chunk_file
+from chunklab.strategies import FixedSizeChunker
+
+CORPUS = ["manual", "report", "stations", "field_guide"]
+
+
+@pytest.fixture(scope="module")
+def docs_dir(tmp_path_factory) -> Path:
+    """A folder of corpus files (markdown, PDF, CSV, HTML) and a nested text file."""
+    root = tmp_path_factory.mktemp("docs")
+    for name in CORPUS:
+        path = load_document(name).path
+        shutil.copy(path, root / path.name)
+    (root / "sub").mkdir()
+    (root / "sub" / "note.txt").write_text("A short note.\r\nSecond line, with CRLF.\r\n", encoding="utf-8")
+    return root
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    out = io.StringIO()
+    status = main(argv, out=out)
+    return status, out.getvalue(), capsys.readouterr().err
+
+
+def test_strategies_lists_every_parameter_with_default_and_range(capsys):
+    status, out, _ = run(["strategies"], capsys)
+    assert status == 0
+    assert "fixed  (chunklab.strategies.fixed.FixedSizeChunker)" in out
+    assert "--param size=400    int in [1, inf]" in out
+    assert "--param unit=chars    one of: chars, words, tokens" in out
+    assert "--param snap_to_words=False    bool" in out
+
+
+def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, capsys):
+    target = tmp_path / "chunks.jsonl"
+    status, _, err = run(["chunk", str(docs_dir), "--strategy", "fixed", "--param", "size=300",
+                          "--param", "overlap=30", "--out", str(target), "--jobs", "1"], capsys)
+    assert status == 0, err
+    chunker = FixedSizeChunker(size=300, overlap=30)
+    names = sorted(p.name for p in docs_dir.glob("*.*")) + ["sub/note.txt"]
+    expected = [json_line(r) for name in names for r in chunk_file(chunker, docs_dir / name, name)]
+    assert target.read_text(encoding="utf-8").splitlines() == expected
+    assert f"{len(expected)} chunks from {len(names)} document(s)" in err
+    # the records read back as chunks whose offsets hold in the documents
+    texts = {name: load_document(n).text for n in CORPUS for name in [load_document(n).path.name]}
+    for chunk in read_jsonl(target):
+        source = chunk.metadata["source"]
+        if source in texts:
+            assert texts[source][chunk.start : chunk.end] == chunk.text
+
+
+def test_pdf_chunks_carry_the_pages_they_touch(docs_dir, tmp_path, capsys):
+    report = load_document("report")
+    status, out, _ = run(["chunk", str(docs_dir / "report.pdf"), "--strategy", "fixed", "--param", "size=700"], capsys)
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    spans = report.metadata["pages"]
+    for r in records:
+        touched = [n for n, (s, e) in enumerate(spans, 1) if s < r["end"] and r["start"] < e]
+        assert r["metadata"]["pages"] == touched and r["metadata"]["page"] == touched[0]
+    assert any(len(r["metadata"]["pages"]) == 2 for r in records)
+    assert {r["metadata"]["page"] for r in records} == set(range(1, len(spans) + 1))
+
+
+def test_output_does_not_depend_on_jobs(docs_dir, tmp_path, capsys):
+    outputs = []
+    for jobs in ("1", "3"):
+        target = tmp_path / f"jobs{jobs}.jsonl"
+        status, _, err = run(["chunk", str(docs_dir), "--strategy", "fixed", "--out", str(target), "-j", jobs], capsys)
+        assert status == 0, err
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1] and outputs[0].count(b"\n") > 100
+
+
+def test_bad_files_are_reported_and_the_rest_is_kept(docs_dir, tmp_path, capsys):
+    mixed = tmp_path / "mixed"
+    shutil.copytree(docs_dir, mixed)
+    (mixed / "latin1.txt").write_bytes("caf\u00e9".encode("latin-1"))
+    (mixed / "broken.pdf").write_bytes(load_document("report").path.read_bytes()[:3000])
+    (mixed / "gone.md").symlink_to(mixed / "nowhere.md")
+    target = tmp_path / "out.jsonl"
+    status, _, err = run(["chunk", str(mixed), str(tmp_path / "missing-folder"), "--strategy", "fixed",
+                          "--out", str(target), "--jobs", "2"], capsys)
+    assert status == 1
+    assert "missing-folder: no such file or folder" in err
+    assert "latin1.txt: not UTF-8 text: byte 0xe9 at offset 3" in err
+    assert "broken.pdf" in err and "cannot read PDF" in err
+    assert "gone.md: no such file" in err
+    assert "4 skipped" in err
+    sources = {json.loads(line)["metadata"]["source"] for line in target.read_text().splitlines()}
+    assert sources == {p.name for p in docs_dir.glob("*.*")} | {"sub/note.txt"}
+
+
+class CrashingChunker(FixedSizeChunker):
+    """Kills its worker process on a text that asks for it (a stand-in for an out-of-memory kill)."""
+
+    name = "crash"
+
+    def spans(self, text):
+        if "CRASH" in text:
+            os._exit(3)
+        return super().spans(text)
+
+
+def test_a_dead_worker_is_reported_and_written_documents_stay(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(CHUNKERS, "crash", CrashingChunker)
+    for name, text in [("a.md", "fine text"), ("b.md", "CRASH here"), ("c.md", "more fine text")]:
+        (tmp_path / name).write_text(text)
+    target = tmp_path / "out.jsonl"
+    status, _, err = run(["chunk", str(tmp_path), "--strategy", "crash", "--out", str(target), "--jobs", "2"], capsys)
+    assert status == 1
+    assert "b.md: not chunked: a worker process died" in err
+    written = {json.loads(line)["metadata"]["source"] for line in target.read_text().splitlines()}
+    reported = {name for name in ("a.md", "c.md") if f"{name}: not chunked" in err}
+    assert written | reported == {"a.md", "c.md"} and not written & reported
+
+
+def test_empty_folder_and_stdout(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    status, out, err = run(["chunk", str(tmp_path / "empty"), "--strategy", "fixed"], capsys)
+    assert status == 1 and out == ""
+    assert "empty: no .md" in err and "0 chunks from 0 document(s); 1 skipped" in err
+    (tmp_path / "one.md").write_text("# One\n\nSome words here.\n")
+    status, out, _ = run(["chunk", str(tmp_path / "one.md"), "--strategy", "fixed"], capsys)
+    assert status == 0 and json.loads(out)["text"] == "# One\n\nSome words here."
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--strategy", "nope"], "unknown strategy 'nope'; choose from"),
+        (["--strategy", "fixed", "--param", "size=abc"], "fixed parameter 'size' must be an integer; got 'abc'"),
+        (["--strategy", "fixed", "--param", "colour=red"], "strategy 'fixed' has no parameter 'colour'; it has: size"),
+        (["--strategy", "fixed", "--param", "size"], "--param expects KEY=VALUE"),
+        (["--strategy", "fixed", "--param", "unit=lines"], "must be one of chars, words, tokens; got 'lines'"),
+        (["--strategy", "fixed", "--param", "size=100", "--param", "overlap=100"],
+         "parameter 'overlap' must be smaller"),
+        (["--strategy", "fixed", "--param", "size=0"], "parameter 'size' must be in [1, inf], got 0"),
+        (["--strategy", "fixed", "--strategy", "fixed"], "chunk takes exactly one --strategy"),
+    ],
+)
+def test_usage_errors_exit_2_with_the_chunkers_own_message(tmp_path, capsys, argv, message):
+    (tmp_path / "a.md").write_text("text")
+    status, out, err = run(["chunk", str(tmp_path / "a.md"), *argv], capsys)
+    assert status == 2 and out == ""
+    assert message in err
+
+
+def test_param_before_strategy_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["chunk", "x.md", "--param", "size=3", "--strategy", "fixed"])
+    assert info.value.code == 2
+    assert "comes before any --strategy" in capsys.readouterr().err
+
+
+def test_parse_value_understands_the_annotated_types():
+    import enum
+
+    class Mode(enum.Enum):
+        FAST = "fast"
+
+    assert parse_value(int, "12") == 12 and parse_value(float, "0.5") == 0.5
+    assert parse_value(bool, "Yes") is True and parse_value(bool, "off") is False
+    assert parse_value(typing.Literal["a", 3], "3") == 3
+    assert parse_value(tuple[str, ...], " Article , Section,, ") == ("Article", "Section")
+    assert parse_value(int | None, "none") is None and parse_value(typing.Optional[int], "4") == 4
+    assert parse_value(Mode, "fast") is Mode.FAST and parse_value(Mode, "FAST") is Mode.FAST
+    assert parse_value(str, "a=b") == "a=b"
+    for annotation, raw in [(bool, "maybe"), (float, "x"), (Mode, "slow"), (typing.Callable, "f")]:
+        with pytest.raises(UsageError):
+            parse_value(annotation, raw)
+    assert _describe(typing.Callable, None) == "Callable (set it from Python; the command line cannot)"
+    assert _describe(Mode, None) == "one of: fast" and _describe(float | None, (0, 1)) == "float | None in [0, 1]"
+
+
+def test_make_chunker_uses_the_registry_and_validation():
+    assert make_chunker("fixed", ["size=50", "unit=words", "snap_to_words=true"]) == FixedSizeChunker(
+        size=50, unit="words", snap_to_words=True)
+    with pytest.raises(ParameterError):
+        make_chunker("fixed", ["overlap=-1"])
+
+
+def _own_questions(tmp_path: Path, docs_dir: Path) -> Path:
+    """The corpus questions about two documents, rewritten to refer to them by file name."""
+    questions = []
+    for name in ("manual", "field_guide"):
+        file_name = load_document(name).path.name
+        questions += [{**q, "doc": file_name} for q in load_questions(name)[:6]]
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
+    return path
+
+
+def test_evaluate_prints_the_compare_table(docs_dir, tmp_path, capsys):
+    questions = _own_questions(tmp_path, docs_dir)
+    files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
+    status, out, err = run(["evaluate", *files, "--questions", str(questions), "--strategy", "fixed",
+                            "--param", "size=200", "--strategy", "fixed", "--param", "size=800",
+                            "--retriever", "bm25", "-k", "3", "--no-progress", "--out", str(tmp_path / "t.csv")],
+                           capsys)
+    assert status == 0, err
+    assert "2 document(s), 12 question(s), k = 3" in out
+    assert "FixedSizeChunker(size=200)" in out and "FixedSizeChunker(size=800)" in out and "recall@k" in out
+    assert (tmp_path / "t.csv").read_text().count("\n") == 3
+
+
+def test_evaluate_names_the_bad_question_line(docs_dir, tmp_path, capsys):
+    questions = _own_questions(tmp_path, docs_dir)
+    lines = questions.read_text().splitlines()
+    record = json.loads(lines[3])
+    record["answers"][0]["start"] += 1
+    lines[3] = json.dumps(record)
+    questions.write_text("\n".join(lines) + "\n")
+    files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
+    status, out, err = run(["evaluate", *files, "--questions", str(questions), "--strategy", "fixed"], capsys)
+    assert status == 2 and out == ""
+    assert "questions.jsonl:4: answer 1: 'text' does not match 'manual.md'" in err
+
+
+def test_python_dash_m_runs_the_command_line():
+    command = [sys.executable, "-m", "chunklab", "strategies"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "\nfixed  (chunklab.strategies.fixed.FixedSizeChunker)\n" in "\n" + result.stdout
+    result = subprocess.run([sys.executable, "-m", "chunklab"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "COMMAND" in result.stderr
+    # A reader that stops early (megabytes of chunks into `head`) ends the run quietly.
+    corpus = load_document("manual").path.parent
+    piped = subprocess.run(f"'{sys.executable}' -m chunklab chunk '{corpus}' --strategy fixed --jobs 1 | head -n 1",
+                           shell=True, capture_output=True, text=True, timeout=120)
+    assert piped.stdout.count("\n") == 1 and "Traceback" not in piped.stderr, piped.stderr
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).with_name("chunklab")
+    assert script.exists(), "reinstall with `make install` (pyproject.toml declares the chunklab script)"
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "strategies" in result.stdout

@@ -135,6 +135,17 @@ def test_buffer_averages_sentences_on_each_side(embedder) -> None:
     assert curve.distances[3] == pytest.approx(expected, abs=1e-6)
 
 
+def test_the_curve_is_computed_once_per_text_buffer_and_embedder(embedder) -> None:
+    text = topic_text((PETS, 3), (SHIPS, 3))
+    first = similarity_curve(text, buffer=1, embedder=embedder)
+    assert similarity_curve(text, buffer=1, embedder=embedder) is first
+    assert similarity_curve(text, buffer=2, embedder=embedder) is not first
+    wrapper = type("Unhashable", (), {"__call__": lambda self, texts: embedder(texts), "__hash__": None})()
+    again = similarity_curve(text, buffer=1, embedder=wrapper)
+    assert again is not similarity_curve(text, buffer=1, embedder=wrapper)
+    np.testing.assert_array_equal(again.distances, first.distances)
+
+
 def test_sentence_units_never_cross_a_paragraph_break() -> None:
     text = "## A heading without a period\n\nFirst sentence here. Second one.\n\n- a list item\n- another"
     units = sentence_units(text)

@@ -60,10 +60,10 @@ class HashingEmbedder:
     def __init__(self, dim: int = 384) -> None:
         from sklearn.feature_extraction.text import HashingVectorizer
 
-        self.vectorizer = HashingVectorizer(n_features=dim, alternate_sign=False, norm="l2")
+        self.vectorizer = HashingVectorizer(n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32)
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        return self.vectorizer.transform(list(texts)).toarray().astype(np.float32)
+        return self.vectorizer.transform(list(texts)).toarray()
 
 
 @dataclass

@@ -146,6 +146,24 @@ def test_the_curve_is_computed_once_per_text_buffer_and_embedder(embedder) -> No
     np.testing.assert_array_equal(again.distances, first.distances)
 
 
+@pytest.mark.parametrize("buffer", [0, 1, 3])
+def test_the_curve_of_a_long_text_is_the_plain_formula(embedder, buffer) -> None:
+    """More sentences than one block of the curve's running sums: the blocks give exactly the
+    distances of one cumulative sum over all sentences."""
+    text = " ".join(f"Sentence {i} is about {('pets', 'ships', 'money')[i % 7 % 3]}." for i in range(2_500))
+    curve = similarity_curve(text, buffer=buffer, embedder=embedder)
+    v = curve.vectors
+    n = len(v)
+    totals = np.concatenate([np.zeros((1, v.shape[1])), np.cumsum(v, axis=0, dtype=np.float64)])
+    gaps = np.arange(1, n)
+    left = totals[gaps] - totals[np.maximum(gaps - 1 - buffer, 0)]
+    right = totals[np.minimum(gaps + 1 + buffer, n)] - totals[gaps]
+    left /= np.maximum(np.linalg.norm(left, axis=1, keepdims=True), 1e-12)
+    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
+    assert n == 2_500
+    np.testing.assert_array_equal(curve.distances, np.clip(1.0 - np.einsum("ij,ij->i", left, right), 0.0, 2.0))
+
+
 def test_sentence_units_never_cross_a_paragraph_break() -> None:
     text = "## A heading without a period\n\nFirst sentence here. Second one.\n\n- a list item\n- another"
     units = sentence_units(text)

@@ -43,6 +43,7 @@ __all__ = [
     "count_tokens",
     "count_words",
     "length_function",
+    "span_measure",
     "token_span_array",
     "token_spans",
 ]
@@ -71,6 +72,29 @@ def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
     if kind == "tiktoken":
         return len(model.encode_ordinary(text))
     return len(_checked_spans(model, text))
+
+
+def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int], int]:
+    """``(start, end) -> measure(text[start:end])`` for many spans of one text. Characters and words
+    are answered from positions, without slicing or scanning the span (words from a running count
+    of word starts: a span that begins inside a word counts that word too); any other measure
+    measures the slice. For a loop that measures long, overlapping spans, word counts stop growing
+    with the span's length."""
+    if measure is len:
+        return lambda start, end: end - start
+    if measure is not count_words:
+        return lambda start, end: measure(text[start:end])
+    starts = np.zeros(len(text) + 1, dtype=np.int64)
+    starts[[m.start() + 1 for m in _WORD.finditer(text)]] = 1
+    before = np.cumsum(starts).tolist()  # before[p]: words that start before position p
+
+    def words(start: int, end: int) -> int:
+        if start >= end:
+            return 0
+        inside = start > 0 and not text[start - 1].isspace() and not text[start].isspace()
+        return before[end] - before[start] + inside
+
+    return words
 
 
 def length_function(unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> Callable[[str], int]:

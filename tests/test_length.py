@@ -88,3 +88,13 @@ def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():
         decode_with_offsets = staticmethod(encoding.decode_with_offsets)
 
     assert token_spans(TEXT, Minimal()) == token_spans(TEXT, "cl100k")
+
+
+@given(st.lists(st.sampled_from(["a", "bc", " ", "\n", "\u3000", "é"]), max_size=40).map("".join), st.data())
+def test_span_measure_answers_like_measuring_the_slice(text, data):
+    from chunklab.length import span_measure
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    for measure in (len, count_words, length_function("tokens", "cl100k")):
+        assert span_measure(text, measure)(start, end) == measure(text[start:end])

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
 from chunklab.explore import Explorer
+from chunklab.segment import paragraph_spans, sentence_spans
 from chunklab.strategies import SemanticChunker, SemanticClusterChunker
 from chunklab.strategies.semantic import (
     BREAKPOINT_METHODS,
@@ -162,6 +163,15 @@ def test_the_curve_of_a_long_text_is_the_plain_formula(embedder, buffer) -> None
     right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
     assert n == 2_500
     np.testing.assert_array_equal(curve.distances, np.clip(1.0 - np.einsum("ij,ij->i", left, right), 0.0, 2.0))
+
+
+def test_sentence_units_are_cached_but_handed_out_as_fresh_lists() -> None:
+    text = "One sentence. Two sentences.\n\nA new paragraph. " * 60  # more paragraphs than segment caches
+    first = sentence_units(text, "punkt")
+    first.append((0, 0))
+    again = sentence_units(text, "punkt")
+    assert again == first[:-1] and again is not first
+    assert again == [(p0 + s, p0 + e) for p0, p1 in paragraph_spans(text) for s, e in sentence_spans(text[p0:p1], "punkt")]
 
 
 def test_sentence_units_never_cross_a_paragraph_break() -> None:

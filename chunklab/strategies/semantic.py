@@ -19,6 +19,7 @@ kept in a small module-level cache, so moving a threshold slider re-runs only th
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder, unit_rows
-from ..length import SizeUnit, TokenizerName, UnitSized
+from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
 from ..pack import fit, pack
 from ..segment import SentenceMethod, paragraph_spans, sentence_spans
 
@@ -60,12 +61,19 @@ def sentence_units(text: str, method: SentenceMethod = "regex") -> list[tuple[in
     """The sentences of `text`, split paragraph by paragraph so that none crosses a blank line.
 
     A heading or a list item without final punctuation would otherwise be glued to the sentence
-    after it; splitting within paragraphs keeps a paragraph break a possible boundary.
+    after it; splitting within paragraphs keeps a paragraph break a possible boundary. Cached per
+    text and splitter: a slider move (or another chunker on the same text) splits nothing again,
+    which matters for the slow splitters on a text of more paragraphs than `sentence_spans` keeps.
     """
+    return list(_sentence_units(text, method))
+
+
+@functools.lru_cache(maxsize=16)
+def _sentence_units(text: str, method: SentenceMethod) -> tuple[tuple[int, int], ...]:
     units: list[tuple[int, int]] = []
     for start, end in paragraph_spans(text):
-        units.extend((start + s, start + e) for s, e in sentence_spans(text[start:end], method))
-    return units
+        units.extend((start + s, start + e) for s, e in sentence_spans(text[start:end], method, cache=False))
+    return tuple(units)
 
 
 # -- the similarity curve -----------------------------------------------------------------------------
@@ -469,9 +477,10 @@ def _earliest_starts(
     span never measures less than a shorter one inside it. Every unit alone fits.
     """
     earliest = np.zeros(len(units) + 1, dtype=np.int64)
+    size = span_measure(text, measure)
     i = 0
     for j in range(1, len(units) + 1):
-        while i < j - 1 and measure(text[units[i][0] : units[j - 1][1]]) > limit:
+        while i < j - 1 and size(units[i][0], units[j - 1][1]) > limit:
             i += 1
         earliest[j] = i
     return earliest

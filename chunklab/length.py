@@ -27,6 +27,7 @@ tokens added, no truncation), so a learner's own tokenizer measures exactly like
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from typing import Any, Callable, ClassVar, Literal, Union
@@ -77,16 +78,17 @@ def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
 def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int], int]:
     """``(start, end) -> measure(text[start:end])`` for many spans of one text. Characters and words
     are answered from positions, without slicing or scanning the span (words from a running count
-    of word starts: a span that begins inside a word counts that word too); any other measure
-    measures the slice. For a loop that measures long, overlapping spans, word counts stop growing
-    with the span's length."""
+    of word starts: a span that begins inside a word counts that word too); MiniLM tokens from the
+    text's own tokenization wherever that is exact (see `_wordpiece_counter`); any other measure
+    measures the slice. For a loop that measures long, overlapping spans (a packer's search, a
+    slider move), the cost stops growing with the span's length."""
     if measure is len:
         return lambda start, end: end - start
+    if _is_minilm_count(measure):
+        return _wordpiece_counter(text)
     if measure is not count_words:
         return lambda start, end: measure(text[start:end])
-    starts = np.zeros(len(text) + 1, dtype=np.int64)
-    starts[[m.start() + 1 for m in _WORD.finditer(text)]] = 1
-    before = np.cumsum(starts).tolist()  # before[p]: words that start before position p
+    before = _words_before(text)
 
     def words(start: int, end: int) -> int:
         if start >= end:
@@ -95,6 +97,61 @@ def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int
         return before[end] - before[start] + inside
 
     return words
+
+
+@functools.lru_cache(maxsize=8)
+def _words_before(text: str) -> list[int]:
+    """For every position ``p`` of `text` (and its end), how many words start before it (cached per
+    text: a chunker packs many spans of one text)."""
+    starts = np.zeros(len(text) + 1, dtype=np.int64)
+    starts[[m.start() + 1 for m in _WORD.finditer(text)]] = 1
+    return np.cumsum(starts).tolist()
+
+
+def _is_minilm_count(measure: Callable[[str], int]) -> bool:
+    """Is `measure` ``length_function("tokens", "minilm")``?"""
+    return (
+        isinstance(measure, functools.partial)
+        and measure.func is count_tokens
+        and not measure.args
+        and measure.keywords == {"tokenizer": "minilm"}
+    )
+
+
+def _wordpiece_counter(text: str) -> Callable[[int, int], int]:
+    """MiniLM token counts of spans of `text`. WordPiece splits the text into words at whitespace
+    and punctuation before it chooses pieces, so a span whose two ends cut no such word holds
+    exactly the document's tokens that start inside it; a span that cuts a word is tokenized."""
+    starts, safe = _wordpiece_table(text)
+
+    def tokens(start: int, end: int) -> int:
+        if start >= end:
+            return 0
+        if safe[start] and safe[end]:
+            return bisect.bisect_left(starts, end) - bisect.bisect_left(starts, start)
+        return count_tokens(text[start:end], "minilm")
+
+    return tokens
+
+
+@functools.lru_cache(maxsize=8)
+def _wordpiece_table(text: str) -> tuple[list[int], list[bool]]:
+    """Where each MiniLM token of `text` starts, and for every position ``0..len(text)`` whether a
+    cut there leaves every pre-tokenizer word whole (cached per text)."""
+    kind, model = _resolve("minilm")
+    encoding = model.encode(text, add_special_tokens=False)
+    offsets = span_array(encoding.offsets)
+    inside = np.zeros(len(text) + 2, dtype=np.int64)
+    if len(offsets):
+        words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
+        first = np.flatnonzero(np.r_[True, words[1:] != words[:-1]])
+        last = np.r_[first[1:] - 1, len(words) - 1]
+        word_starts, word_ends = offsets[first, 0], offsets[last, 1]
+        long = word_ends - word_starts >= 2
+        np.add.at(inside, word_starts[long] + 1, 1)  # positions strictly inside a word
+        np.add.at(inside, word_ends[long], -1)
+    safe = (np.cumsum(inside)[: len(text) + 1] == 0).tolist()
+    return offsets[:, 0].tolist(), safe
 
 
 def length_function(unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> Callable[[str], int]:

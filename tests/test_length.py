@@ -98,3 +98,19 @@ def test_span_measure_answers_like_measuring_the_slice(text, data):
     end = data.draw(st.integers(start, len(text)))
     for measure in (len, count_words, length_function("tokens", "cl100k")):
         assert span_measure(text, measure)(start, end) == measure(text[start:end])
+
+
+@given(
+    st.lists(st.sampled_from(["word", "Naïve", "e\u0301", " ", "\n", ",", "東京", "😀", "don't", "x" * 30, "\u200b", "3.5"]), max_size=30).map("".join),
+    st.data(),
+)
+def test_minilm_span_counts_are_the_counts_of_the_slices(text, data):
+    """Counting MiniLM tokens of spans from the text's own tokenization gives the count of the
+    slice tokenized alone, wherever the span's ends fall (inside a word, next to an accent...)."""
+    from chunklab.length import span_measure
+
+    tokens = span_measure(text, length_function("tokens", "minilm"))
+    for _ in range(5):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert tokens(start, end) == count_tokens(text[start:end], "minilm")

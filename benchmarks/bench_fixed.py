@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness import Output, Row, block_network, peer, print_rows, rows_for
+from harness import Output, Row, main, peer, rows_for
 
 from chunklab.strategies import FixedSizeChunker
 
@@ -76,5 +76,4 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
 
 
 if __name__ == "__main__":
-    block_network()
-    print_rows(measure(), f"Fixed-size chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(measure, f"Fixed-size chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")

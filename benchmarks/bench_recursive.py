@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness import COPIES, Output, Row, block_network, peer, print_rows, rows_for
+from harness import COPIES, Output, Row, main, peer, rows_for
 
 from chunklab.strategies import RecursiveChunker
 
@@ -107,5 +107,4 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
 
 
 if __name__ == "__main__":
-    block_network()
-    print_rows(measure(), f"Recursive chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(measure, f"Recursive chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")

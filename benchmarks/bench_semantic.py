@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from harness import Output, Row, block_network, peer, print_rows, rows_for
+from harness import Output, Row, main, peer, rows_for
 
 from chunklab import CHUNKERS, load_document
 from chunklab.embed import MiniLMEmbedder
@@ -116,5 +116,4 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
 
 
 if __name__ == "__main__":
-    block_network()
-    print_rows(measure(), "Semantic chunking, all-MiniLM-L6-v2 (int8 ONNX) for every library; best CPU time\n")
+    main(measure, "Semantic chunking, all-MiniLM-L6-v2 (int8 ONNX) for every library; best CPU time\n")

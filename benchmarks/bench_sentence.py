@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness import Output, Row, block_network, peer, print_rows, registered, rows_for
+from harness import Output, Row, main, peer, registered, rows_for
 
 COPIES = 2
 ROUNDS = 3
@@ -84,5 +84,4 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
 
 
 if __name__ == "__main__":
-    block_network()
-    print_rows(measure(), f"Sentence chunking, at most {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(measure, f"Sentence chunking, at most {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")

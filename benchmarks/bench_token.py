@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from harness import Output, Row, block_network, peer, print_rows, registered, rows_for
+from harness import Output, Row, main, peer, registered, rows_for
 
 from chunklab.resources import hf_tokenizer, tiktoken_encoding
 
@@ -105,5 +105,4 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
 
 
 if __name__ == "__main__":
-    block_network()
-    print_rows(measure(), f"Token chunking, {SIZE} tokens; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(measure, f"Token chunking, {SIZE} tokens; best CPU time of {ROUNDS} interleaved rounds\n")

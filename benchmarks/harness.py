@@ -42,6 +42,7 @@ __all__ = [
     "corpora",
     "exact_share",
     "long_text",
+    "main",
     "megabytes",
     "overlapping_share",
     "peer",
@@ -284,6 +285,12 @@ def print_rows(rows: Sequence[Row], title: str = "") -> None:
             )
     print("  ratio: the peer's CPU time over chunklab's (above 1: chunklab is faster); exact: share of chunks"
           " whose start offset points at their text; overlap: share of neighbouring chunks that share text\n")
+
+
+def main(measure: Callable[[], list[Row]], title: str) -> None:
+    """What a peer script does when run: the network off, its rows measured and printed."""
+    block_network()
+    print_rows(measure(), title)
 
 
 def block_network() -> None:

@@ -101,7 +101,8 @@ def cold_and_warm(name: str, command: list[str], clone: Path) -> Timing:
     cold, cold_ok = timed(command, clone, env)
     warm, warm_ok = timed(command, clone, env)
     timing = Timing(name, cold, warm, cold_ok and warm_ok)
-    print(f"  {name:<34} cold {cold:7.1f} s   warm {warm:7.1f} s   {'passed' if timing.passed else 'FAILED'}", flush=True)
+    status = "passed" if timing.passed else "FAILED"
+    print(f"  {name:<34} cold {cold:7.1f} s   warm {warm:7.1f} s   {status}", flush=True)
     return timing
 
 

@@ -71,7 +71,8 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
             "chonkie FastChunker (bytes, own cut rule)": peer(chonkie_fast_run, overlap),
         }
         targets = {label: 1.0 for label in runs if label.startswith(("langchain", "chonkie TokenChunker"))}
-        rows += rows_for("fixed", f"{SIZE} chars, overlap {overlap}", runs, COPIES, rounds, BASELINE, targets, bool(overlap))
+        setting = f"{SIZE} chars, overlap {overlap}"
+        rows += rows_for("fixed", setting, runs, COPIES, rounds, BASELINE, targets, overlap=bool(overlap))
     return rows
 
 

@@ -105,7 +105,11 @@ def chonkie_run(embedder: MiniLMEmbedder) -> Callable[[str], Output]:
 def measure(rounds: int = ROUNDS) -> list[Row]:
     """Rows for a cold and a warm model cache."""
     texts = [load_document(name).text for name in DOCUMENTS]
-    makers = {BASELINE: chunklab_run, "langchain SemanticChunker +index": langchain_run, "chonkie SemanticChunker": chonkie_run}
+    makers = {
+        BASELINE: chunklab_run,
+        "langchain SemanticChunker +index": langchain_run,
+        "chonkie SemanticChunker": chonkie_run,
+    }
     embedders = {label: MiniLMEmbedder() for label in makers}
     embedders[BASELINE](["warm-up: load the model before any clock starts"])
     runs = {label: peer(make, embedders[label]) for label, make in makers.items()}

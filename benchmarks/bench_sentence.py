@@ -77,7 +77,8 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
             baseline = f"chunklab sentence, splitter={splitter}"
             runs = {baseline: registered("sentence", max_size=SIZE, overlap=sentences, splitter=splitter)}
             runs.update({label: peer(make, characters) for label, make in peers.items()})
-            setting = f"{splitter}, overlap {sentences} sent./{characters} ch." if sentences else f"{splitter}, no overlap"
+            overlap = f"overlap {sentences} sent./{characters} ch." if sentences else "no overlap"
+            setting = f"{splitter}, {overlap}"
             targets = {label: 1.0 for label in peers}
             rows += rows_for("sentence", setting, runs, COPIES, rounds, baseline, targets, overlap=bool(sentences))
     return rows

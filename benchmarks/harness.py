@@ -10,9 +10,9 @@
   time is disturbed far less than wall time. Every round chunks a corpus of its own (`corpora`:
   same documents and size, other shuffles and numbers, never used by an earlier round or setting),
   so a chunker that caches its work per text (sentences, tokens, parses: what makes a slider fast)
-  never serves one round from another: every round is a first reading, as in a pipeline that chunks each document once. Ratios
-  between contenders measured in the same run are what the scripts report; absolute times depend on
-  the machine.
+  never serves one round from another: every round is a first reading, as in a pipeline that
+  chunks each document once. Ratios between contenders measured in the same run are what the
+  scripts report; absolute times depend on the machine.
 * **Rows.** Every peer comparison returns `Row`s; `print_rows` prints them with throughput (MB/s of
   UTF-8 text) and the ratio to chunklab (above 1: chunklab is faster), and `run_all.py` prints all
   scripts' rows as one table.

@@ -125,7 +125,10 @@ def test_paragraph_breaks_found_from_the_line_feed_give_the_same_paragraphs(text
 
 
 @given(
-    st.lists(st.sampled_from(["Dr.", "e.g.", "approx.", "approxi.", "x" * 12 + ".", "(dr.", "A.", " ", "Word.", "U.S."]), max_size=12)
+    st.lists(
+        st.sampled_from(["Dr.", "e.g.", "approx.", "approxi.", "x" * 12 + ".", "(dr.", "A.", " ", "Word.", "U.S."]),
+        max_size=12,
+    )
     .map(" ".join)
 )
 def test_abbreviations_are_judged_on_their_whole_word(text: str) -> None:

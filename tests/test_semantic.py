@@ -171,7 +171,9 @@ def test_sentence_units_are_cached_but_handed_out_as_fresh_lists() -> None:
     first.append((0, 0))
     again = sentence_units(text, "punkt")
     assert again == first[:-1] and again is not first
-    assert again == [(p0 + s, p0 + e) for p0, p1 in paragraph_spans(text) for s, e in sentence_spans(text[p0:p1], "punkt")]
+    paragraphs = paragraph_spans(text)
+    by_paragraph = [(p0 + s, p0 + e) for p0, p1 in paragraphs for s, e in sentence_spans(text[p0:p1], "punkt")]
+    assert again == by_paragraph
 
 
 def test_sentence_units_never_cross_a_paragraph_break() -> None:

@@ -138,7 +138,8 @@ def sentence_vectors(
     is not cached). The embedder should be a fixed function of its input: one that changes state
     later (say, a `TfidfEmbedder` fitted afterwards) keeps its cached vectors for texts seen before.
     """
-    return _memo(_VECTORS, (text, sentence_method, embedder), lambda: _sentence_vectors(text, sentence_method, embedder))
+    key = (text, sentence_method, embedder)
+    return _memo(_VECTORS, key, lambda: _sentence_vectors(text, sentence_method, embedder))
 
 
 def _sentence_vectors(

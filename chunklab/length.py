@@ -138,7 +138,7 @@ def _wordpiece_counter(text: str) -> Callable[[int, int], int]:
 def _wordpiece_table(text: str) -> tuple[list[int], list[bool]]:
     """Where each MiniLM token of `text` starts, and for every position ``0..len(text)`` whether a
     cut there leaves every pre-tokenizer word whole (cached per text)."""
-    kind, model = _resolve("minilm")
+    _, model = _resolve("minilm")
     encoding = model.encode(text, add_special_tokens=False)
     offsets = span_array(encoding.offsets)
     inside = np.zeros(len(text) + 2, dtype=np.int64)

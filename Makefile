@@ -29,7 +29,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install lab test e2e clean-venv python-check
+.PHONY: install lab test e2e bench bench-course clean-venv python-check
 
 install: $(STAMP)
 
@@ -58,6 +58,23 @@ test: install
 e2e: install
 	bash scripts/e2e_setup.sh $(BIN)
 	CHUNKLAB_E2E=1 $(BIN)/python -m pytest -v --durations=0 tests/e2e
+
+# Speed (benchmarks/): chunklab against peer libraries in the same run (ratios), 1 MB vs 10 MB for every
+# chunker, slider latency. The peers are installed into .venv for benchmarking only, never for the
+# course, and the course's pins hold (-c requirements.txt). `make bench-course` times every notebook
+# and `make test`, cold (a fresh clone, empty caches) and warm: it takes much longer. Run some parts
+# only with e.g. `make bench PARTS="recursive scaling"`.
+BENCH_STAMP := $(VENV)/.chunklab-bench-installed
+
+$(BENCH_STAMP): benchmarks/requirements.txt $(STAMP)
+	$(BIN)/python -m pip install --quiet -c requirements.txt -r benchmarks/requirements.txt
+	touch $(BENCH_STAMP)
+
+bench: install $(BENCH_STAMP)
+	$(BIN)/python benchmarks/run_all.py $(PARTS)
+
+bench-course: install
+	$(BIN)/python benchmarks/bench_course.py
 
 clean-venv:
 	rm -rf $(VENV)

@@ -23,6 +23,7 @@ import bisect
 import re
 from typing import Callable, Sequence
 
+from .length import span_measure
 from .segment import trim_span, word_spans
 
 __all__ = ["fit", "last_fitting", "pack"]
@@ -81,20 +82,21 @@ def fit(text: str, start: int, end: int, limit: int, measure: Measure = len) -> 
     start, end = trim_span(text, start, end)
     if start >= end:
         return []
-    if measure(text[start:end]) <= limit:
-        return [(start, end)]
     if measure is len:
-        return _fit_chars(text, start, end, limit)
+        return [(start, end)] if end - start <= limit else _fit_chars(text, start, end, limit)
+    size = span_measure(text, measure)
+    if size(start, end) <= limit:
+        return [(start, end)]
     words = [(start + s, start + e) for s, e in word_spans(text[start:end])]
     pieces: list[tuple[int, int]] = []
     i, guess = 0, 1
     while i < len(words):
         head = words[i][0]
-        if measure(text[head : words[i][1]]) > limit:
+        if size(head, words[i][1]) > limit:
             pieces.extend(_cut_word(text, *words[i], limit, measure))
             i += 1
             continue
-        j = last_fitting(i, len(words) - 1, lambda j: measure(text[head : words[j][1]]) <= limit, i + guess - 1)
+        j = last_fitting(i, len(words) - 1, lambda j: size(head, words[j][1]) <= limit, i + guess - 1)
         pieces.append((head, words[j][1]))
         guess = j - i + 1
         i = j + 1
@@ -163,29 +165,26 @@ def pack(
     chunks: list[tuple[int, int, int, int]] = []
     n, i, guess = len(units), 0, 1
     ends = [end for _, end in units] if measure is len else None
+    size = span_measure(text, measure)
     while i < n:
         head = units[i][0]
-        if measure(text[head : units[i][1]]) > limit:
+        if size(head, units[i][1]) > limit:
             chunks.extend((s, e, i, i) for s, e in fit(text, *units[i], limit, measure))
             i += 1
             continue
         if ends is not None:
             j = bisect.bisect_right(ends, head + limit, i) - 1
         else:
-            j = last_fitting(i, n - 1, lambda j: measure(text[head : units[j][1]]) <= limit, i + guess - 1)
+            j = last_fitting(i, n - 1, lambda j: size(head, units[j][1]) <= limit, i + guess - 1)
         chunks.append((head, units[j][1], i, j))
         guess = j - i + 1
         if j == n - 1:
             break
         nxt = j + 1
-        if overlap and not _too_big(text, units, nxt, limit, measure):
+        if overlap and size(*units[nxt]) <= limit:
             carried = max(i + 1, j + 1 - overlap)  # keep at least one new unit: always progress
-            while carried <= j and measure(text[units[carried][0] : units[nxt][1]]) > limit:
+            while carried <= j and size(units[carried][0], units[nxt][1]) > limit:
                 carried += 1
             nxt = carried
         i = nxt
     return chunks
-
-
-def _too_big(text: str, units: Sequence[tuple[int, int]], i: int, limit: int, measure: Measure) -> bool:
-    return measure(text[units[i][0] : units[i][1]]) > limit

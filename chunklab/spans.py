@@ -6,11 +6,12 @@ of `chunklab.evaluate`, so that "how many characters do these chunks cover" has 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["CharCounter", "Span", "containing", "intersection", "union"]
+__all__ = ["CharCounter", "Span", "containing", "intersection", "span_array", "union"]
 
 Span = tuple[int, int]
 
@@ -42,13 +43,22 @@ def intersection(a: Sequence[Span], b: Sequence[Span]) -> list[Span]:
     return out
 
 
+def span_array(spans: Sequence[Span] | np.ndarray) -> np.ndarray:
+    """`spans` as an ``(n, 2)`` int64 array. A list of pairs is read as one flat stream of numbers,
+    which is about twice as fast as `numpy.asarray` on a long list of tuples."""
+    if isinstance(spans, np.ndarray):
+        return spans.astype(np.int64, copy=False).reshape(-1, 2)
+    flat = np.fromiter(itertools.chain.from_iterable(spans), dtype=np.int64, count=2 * len(spans))
+    return flat.reshape(-1, 2)
+
+
 def containing(spans: Sequence[Span] | np.ndarray, points: Iterable[int] | np.ndarray) -> np.ndarray:
     """For each point, the index of the span that holds it strictly inside, or -1.
 
     `spans` must be sorted and non-overlapping. "Strictly inside" means ``start < point < end``: a
     boundary at a span's edge does not cut it.
     """
-    table = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    table = span_array(spans)
     at = np.fromiter(points, dtype=np.int64) if not isinstance(points, np.ndarray) else points.astype(np.int64)
     if len(table) == 0:
         return np.full(len(at), -1, dtype=np.int64)

@@ -20,6 +20,8 @@ whole and what the metrics count as cut cannot disagree:
 
 from __future__ import annotations
 
+import re
+
 from .html_blocks import iter_elements, parse_html
 from .markdown_blocks import fence_spans, table_line_spans
 from .segment import trim_span
@@ -32,6 +34,8 @@ __all__ = [
     "markdown_table_row_spans",
     "table_row_spans",
 ]
+
+_QUOTE_OR_BREAK = re.compile(r'["\n]')
 
 
 def code_block_spans(text: str) -> list[Span]:
@@ -50,15 +54,24 @@ def html_table_row_spans(text: str) -> list[Span]:
 
 
 def csv_row_spans(text: str) -> list[Span]:
-    """CSV records: line breaks inside double-quoted fields do not end a record."""
+    """CSV records: line breaks inside double-quoted fields do not end a record.
+
+    The scan jumps from one quote or line break to the next (a quoted field to its closing quote);
+    an escaped quote (``""``) closes the field and opens it again, leaving it open. A quote that is
+    never closed keeps the rest of the text in its record.
+    """
     spans: list[Span] = []
-    start, quoted = 0, False
-    for pos, char in enumerate(text):
-        if char == '"':
-            quoted = not quoted  # an escaped quote ("") toggles twice, leaving the state unchanged
-        elif char == "\n" and not quoted:
+    start = pos = 0
+    while (found := _QUOTE_OR_BREAK.search(text, pos)) is not None:
+        pos = found.start()
+        if text[pos] == '"':
+            close = text.find('"', pos + 1)
+            if close < 0:
+                break
+            pos = close + 1
+        else:
             spans.append(trim_span(text, start, pos))
-            start = pos + 1
+            start = pos = pos + 1
     spans.append(trim_span(text, start, len(text)))
     return [(s, e) for s, e in spans if s < e]
 

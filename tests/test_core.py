@@ -35,6 +35,33 @@ def test_chunk_rejects_inconsistent_offsets() -> None:
     assert len(Chunk("abc", 4, 7)) == 3
 
 
+class SpansFrom(Chunker):
+    """Yields the spans it was given, whatever the text (to test what `Chunker.__call__` accepts)."""
+
+    def __init__(self, given: tuple = ()) -> None:
+        self.given = given
+
+    def spans(self, text):
+        return iter(self.given)
+
+
+@pytest.mark.parametrize(
+    "span, message", [((0, 9), "covers"), ((3, 2), "start <= end"), ((-1, 2), "start <= end"), ((4, 12), "covers")]
+)
+def test_call_rejects_spans_outside_the_text(span: tuple, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SpansFrom(((0, 2), span))("abcdefgh")
+
+
+def test_call_builds_the_same_chunks_as_the_constructor() -> None:
+    chunks = Toy(size=3)("abcdefg", source="s")
+    rebuilt = [Chunk(c.text, c.start, c.end, c.index, dict(c.metadata)) for c in chunks]
+    assert chunks == rebuilt and [type(c) for c in chunks] == [Chunk] * 3
+    assert list(chunks[0].metadata) == ["source", "chunk_index", "total_chunks", "char_count", "content_hash", "mode"]
+    with pytest.raises(AttributeError):
+        chunks[0].start = 5  # still frozen
+
+
 def test_chunk_overlap() -> None:
     assert Chunk("abcd", 0, 4).overlaps(Chunk("cdef", 2, 6)) == 2
     assert Chunk("ab", 0, 2).overlaps(Chunk("cd", 2, 4)) == 0

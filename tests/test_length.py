@@ -1,6 +1,8 @@
 """The shared size measure: characters, words and tokens, and exact token spans."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunklab.length import count_tokens, count_words, length_function, token_spans
 
@@ -62,3 +64,59 @@ def test_a_truncating_tokenizer_object_is_read_whole():
     long = "one two three four five six seven eight nine ten eleven twelve"
     assert len(truncating.encode(long, add_special_tokens=False).ids) == 8
     assert count_tokens(long, truncating) == count_tokens(long) == 12
+
+
+TRICKY_PIECES = ["a", " ", "é", "e\u0301", "😀", "👍🏽", "東", "\n", "ß", "🇬🇧", "\u200b"]
+
+
+@given(st.lists(st.sampled_from(TRICKY_PIECES), max_size=60).map("".join))
+def test_cl100k_token_starts_are_tiktokens_own(text):
+    """The array arithmetic behind `token_spans` for tiktoken gives `decode_with_offsets`' offsets,
+    tokens that start inside a multi-byte character included."""
+    from chunklab.length import _tiktoken_starts
+    from chunklab.resources import tiktoken_encoding
+
+    encoding = tiktoken_encoding()
+    ids = encoding.encode_ordinary(text)
+    assert _tiktoken_starts(encoding, ids).tolist() == encoding.decode_with_offsets(ids)[1]
+
+
+def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():
+    from chunklab.resources import tiktoken_encoding
+
+    encoding = tiktoken_encoding()
+
+    class Minimal:
+        encode_ordinary = staticmethod(encoding.encode_ordinary)
+        decode_with_offsets = staticmethod(encoding.decode_with_offsets)
+
+    assert token_spans(TEXT, Minimal()) == token_spans(TEXT, "cl100k")
+
+
+@given(st.lists(st.sampled_from(["a", "bc", " ", "\n", "\u3000", "é"]), max_size=40).map("".join), st.data())
+def test_span_measure_answers_like_measuring_the_slice(text, data):
+    from chunklab.length import span_measure
+
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    for measure in (len, count_words, length_function("tokens", "cl100k")):
+        assert span_measure(text, measure)(start, end) == measure(text[start:end])
+
+
+@given(
+    st.lists(
+        st.sampled_from(["word", "Naïve", "e\u0301", " ", "\n", ",", "東京", "😀", "don't", "x" * 30, "\u200b", "3.5"]),
+        max_size=30,
+    ).map("".join),
+    st.data(),
+)
+def test_minilm_span_counts_are_the_counts_of_the_slices(text, data):
+    """Counting MiniLM tokens of spans from the text's own tokenization gives the count of the
+    slice tokenized alone, wherever the span's ends fall (inside a word, next to an accent...)."""
+    from chunklab.length import span_measure
+
+    tokens = span_measure(text, length_function("tokens", "minilm"))
+    for _ in range(5):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, len(text)))
+        assert tokens(start, end) == count_tokens(text[start:end], "minilm")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunklab.segment import (
     cut_spans,
@@ -106,3 +110,35 @@ def test_sentences_flow_across_a_page_break_but_not_a_blank_line() -> None:
     assert texts(text, sentence_spans(text)) == [
         "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight.", "Next one.", "New paragraph.",
     ]
+
+
+_ANY_BREAK = re.compile(r"\r?\n[ \t\f\v]*(?:\r?\n[ \t\f\v]*)+")
+
+
+@given(st.lists(st.sampled_from(["a", "b c", " ", "\t", "\n", "\r\n", "\r", "\f", "\n \n"]), max_size=40).map("".join))
+def test_paragraph_breaks_found_from_the_line_feed_give_the_same_paragraphs(text: str) -> None:
+    """The break pattern starts at a line feed (fast); a pattern that also starts at the "\r" of a
+    CRLF finds the same paragraphs once both are trimmed."""
+    bounds = [0, *(b for m in _ANY_BREAK.finditer(text) for b in m.span()), len(text)]
+    spans = (trim_span(text, s, e) for s, e in zip(bounds[::2], bounds[1::2]))
+    assert paragraph_spans(text) == [(s, e) for s, e in spans if s < e]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["Dr.", "e.g.", "approx.", "approxi.", "x" * 12 + ".", "(dr.", "A.", " ", "Word.", "U.S."]),
+        max_size=12,
+    )
+    .map(" ".join)
+)
+def test_abbreviations_are_judged_on_their_whole_word(text: str) -> None:
+    """`_is_abbreviation` looks back only a few characters; the word it would see in full gives the
+    same answer."""
+    from chunklab.segment import _ABBREVIATIONS, _is_abbreviation
+
+    for dot in (i for i, char in enumerate(text) if char == "."):
+        start = dot
+        while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "(\"'“‘":
+            start -= 1
+        word = text[start:dot].lower()
+        assert _is_abbreviation(text, dot) == (word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()))

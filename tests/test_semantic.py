@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
 from chunklab.explore import Explorer
+from chunklab.segment import paragraph_spans, sentence_spans
 from chunklab.strategies import SemanticChunker, SemanticClusterChunker
 from chunklab.strategies.semantic import (
     BREAKPOINT_METHODS,
@@ -133,6 +134,46 @@ def test_buffer_averages_sentences_on_each_side(embedder) -> None:
     left, right = v[2] + v[3], v[4] + v[5]  # the gap before sentence 4 (index 3 in distances)
     expected = 1 - left @ right / np.linalg.norm(left) / np.linalg.norm(right)
     assert curve.distances[3] == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_curve_is_computed_once_per_text_buffer_and_embedder(embedder) -> None:
+    text = topic_text((PETS, 3), (SHIPS, 3))
+    first = similarity_curve(text, buffer=1, embedder=embedder)
+    assert similarity_curve(text, buffer=1, embedder=embedder) is first
+    assert similarity_curve(text, buffer=2, embedder=embedder) is not first
+    wrapper = type("Unhashable", (), {"__call__": lambda self, texts: embedder(texts), "__hash__": None})()
+    again = similarity_curve(text, buffer=1, embedder=wrapper)
+    assert again is not similarity_curve(text, buffer=1, embedder=wrapper)
+    np.testing.assert_array_equal(again.distances, first.distances)
+
+
+@pytest.mark.parametrize("buffer", [0, 1, 3])
+def test_the_curve_of_a_long_text_is_the_plain_formula(embedder, buffer) -> None:
+    """More sentences than one block of the curve's running sums: the blocks give exactly the
+    distances of one cumulative sum over all sentences."""
+    text = " ".join(f"Sentence {i} is about {('pets', 'ships', 'money')[i % 7 % 3]}." for i in range(2_500))
+    curve = similarity_curve(text, buffer=buffer, embedder=embedder)
+    v = curve.vectors
+    n = len(v)
+    totals = np.concatenate([np.zeros((1, v.shape[1])), np.cumsum(v, axis=0, dtype=np.float64)])
+    gaps = np.arange(1, n)
+    left = totals[gaps] - totals[np.maximum(gaps - 1 - buffer, 0)]
+    right = totals[np.minimum(gaps + 1 + buffer, n)] - totals[gaps]
+    left /= np.maximum(np.linalg.norm(left, axis=1, keepdims=True), 1e-12)
+    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
+    assert n == 2_500
+    np.testing.assert_array_equal(curve.distances, np.clip(1.0 - np.einsum("ij,ij->i", left, right), 0.0, 2.0))
+
+
+def test_sentence_units_are_cached_but_handed_out_as_fresh_lists() -> None:
+    text = "One sentence. Two sentences.\n\nA new paragraph. " * 60  # more paragraphs than segment caches
+    first = sentence_units(text, "punkt")
+    first.append((0, 0))
+    again = sentence_units(text, "punkt")
+    assert again == first[:-1] and again is not first
+    paragraphs = paragraph_spans(text)
+    by_paragraph = [(p0 + s, p0 + e) for p0, p1 in paragraphs for s, e in sentence_spans(text[p0:p1], "punkt")]
+    assert again == by_paragraph
 
 
 def test_sentence_units_never_cross_a_paragraph_break() -> None:

@@ -1,6 +1,10 @@
 """Structure detection: code fences and table rows, with exact offsets."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklab.segment import trim_span
 
 from chunklab.structure import (
     code_block_spans,
@@ -62,6 +66,29 @@ def test_html_rows_with_and_without_closing_tags():
 def test_csv_rows_keep_quoted_line_breaks_and_crlf():
     text = 'id,note\r\n1,"two\nlines"\r\n2,"say ""hi"""\r\n\r\n3,plain'
     assert texts_of(text, csv_row_spans(text)) == ["id,note", '1,"two\nlines"', '2,"say ""hi"""', "3,plain"]
+
+
+def _records_char_by_char(text):
+    """The CSV record rule read one character at a time: a quote toggles quoting, a line break
+    outside quotes ends a record (the plain statement `csv_row_spans` must agree with)."""
+    bounds, quoted = [0], False
+    for pos, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif char == "\n" and not quoted:
+            bounds += [pos, pos + 1]
+    pairs = zip(bounds[::2], [*bounds[1::2], len(text)])
+    return [(s, e) for s, e in (trim_span(text, a, b) for a, b in pairs) if s < e]
+
+
+@given(st.lists(st.sampled_from(['"', '""', "\n", "\r\n", ",", "a", " ", "b c"]), max_size=40).map("".join))
+def test_csv_records_follow_the_quote_rule(text):
+    assert csv_row_spans(text) == _records_char_by_char(text)
+
+
+def test_csv_unclosed_quote_keeps_the_rest_in_one_record():
+    text = 'a,b\n1,"open\n2,3\n4,5'
+    assert texts_of(text, csv_row_spans(text)) == ["a,b", '1,"open\n2,3\n4,5']
 
 
 def test_table_row_spans_combines_markdown_and_html_or_reads_csv():

@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..blocks import Block, Format, document_blocks, heading_trails
 from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
+from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
 from ..pack import pack
 from ..segment import trim_span
 from .code import code_block_spans
@@ -77,6 +77,7 @@ class StructureChunker(UnitSized, Chunker):
     def spans(self, text: str) -> Iterator[Span]:
         """Yield each section's chunks in order, with their breadcrumb and block kinds."""
         measure = self.measure_function()
+        size = span_measure(text, measure)
         blocks, trails = _parsed(text, self.format)
         for section in _sections(blocks, self.heading_level):
             units = [unit for i in section for unit in self._units(text, blocks[i], trails[i], measure)]
@@ -97,7 +98,7 @@ class StructureChunker(UnitSized, Chunker):
                 if context:
                     extra["context"] = "\n".join(context)
                 if self.unit == "tokens":
-                    extra["token_count"] = measure(text[start:end])
+                    extra["token_count"] = size(start, end)
                 yield start, end, extra
 
     def _units(self, text: str, block: Block, trail: tuple[str, ...], measure: Measure) -> list[_Unit]:

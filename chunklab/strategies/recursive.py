@@ -25,7 +25,7 @@ import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
+from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
 from ..pack import fit, pack
 from ..segment import sentence_spans, trim_span
 
@@ -129,8 +129,8 @@ class _Cascade:
         if self.measure is len:
             oversized = [k for k, (s, e) in enumerate(pieces) if e - s > self.limit]
         else:
-            text, measure, limit = self.text, self.measure, self.limit
-            oversized = [k for k, (s, e) in enumerate(pieces) if measure(text[s:e]) > limit]
+            size, limit = span_measure(self.text, self.measure), self.limit
+            oversized = [k for k, (s, e) in enumerate(pieces) if size(s, e) > limit]
         head = 0
         for k in oversized:
             if head < k:
@@ -238,8 +238,9 @@ class RecursiveChunker(UnitSized, Chunker):
         else:
             starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
+            size = span_measure(text, measure)
             for begin, (_, end, level) in zip(starts, cores):
-                yield begin, end, {"separator": level, "token_count": measure(text[begin:end])}
+                yield begin, end, {"separator": level, "token_count": size(begin, end)}
         else:
             for begin, (_, end, level) in zip(starts, cores):
                 yield begin, end, {"separator": level}
@@ -259,8 +260,9 @@ def _overlap_starts(
     if measure is len:
         return _char_overlap_starts(text, cores, separators, overlap, size)
     starts = [cores[0][0]] if cores else []
+    span_size = span_measure(text, measure)
     for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
-        fits = lambda p: measure(text[p:prev_end]) <= overlap and measure(text[p:end]) <= size  # noqa: E731
+        fits = lambda p: span_size(p, prev_end) <= overlap and span_size(p, end) <= size  # noqa: E731
         begin = start
         for level in [*separators, "word"]:
             found = _boundaries(text, level, starts[-1] + 1, prev_end)

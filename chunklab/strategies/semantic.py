@@ -19,6 +19,7 @@ kept in a small module-level cache, so moving a threshold slider re-runs only th
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..core import Chunker, ParameterError, Span, register
 from ..embed import Embedder, unit_rows
-from ..length import SizeUnit, TokenizerName, UnitSized
+from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
 from ..pack import fit, pack
 from ..segment import SentenceMethod, paragraph_spans, sentence_spans
 
@@ -60,12 +61,19 @@ def sentence_units(text: str, method: SentenceMethod = "regex") -> list[tuple[in
     """The sentences of `text`, split paragraph by paragraph so that none crosses a blank line.
 
     A heading or a list item without final punctuation would otherwise be glued to the sentence
-    after it; splitting within paragraphs keeps a paragraph break a possible boundary.
+    after it; splitting within paragraphs keeps a paragraph break a possible boundary. Cached per
+    text and splitter: a slider move (or another chunker on the same text) splits nothing again,
+    which matters for the slow splitters on a text of more paragraphs than `sentence_spans` keeps.
     """
+    return list(_sentence_units(text, method))
+
+
+@functools.lru_cache(maxsize=16)
+def _sentence_units(text: str, method: SentenceMethod) -> tuple[tuple[int, int], ...]:
     units: list[tuple[int, int]] = []
     for start, end in paragraph_spans(text):
-        units.extend((start + s, start + e) for s, e in sentence_spans(text[start:end], method))
-    return units
+        units.extend((start + s, start + e) for s, e in sentence_spans(text[start:end], method, cache=False))
+    return tuple(units)
 
 
 # -- the similarity curve -----------------------------------------------------------------------------
@@ -90,7 +98,26 @@ class SimilarityCurve:
 
 
 _CACHE_SIZE = 8
+#: Sentences (and gaps) `similarity_curve` handles at once: a few MB of float64 per array.
+_CURVE_BLOCK = 2048
 _VECTORS: OrderedDict[tuple, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
+_CURVES: OrderedDict[tuple, SimilarityCurve] = OrderedDict()
+
+
+def _memo(cache: OrderedDict, key: tuple, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept in `cache` under `key` among the `_CACHE_SIZE` most recent results; a key
+    that cannot be hashed (an unhashable embedder) is computed every time."""
+    try:
+        hash(key)
+    except TypeError:
+        return compute()
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = compute()
+    if len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
 
 
 def _resolve(embedder: Embedder | None) -> Embedder:
@@ -111,24 +138,17 @@ def sentence_vectors(
     is not cached). The embedder should be a fixed function of its input: one that changes state
     later (say, a `TfidfEmbedder` fitted afterwards) keeps its cached vectors for texts seen before.
     """
-    try:
-        key: tuple | None = (text, sentence_method, embedder)
-        hash(key)
-    except TypeError:
-        key = None
-    if key in _VECTORS:
-        _VECTORS.move_to_end(key)
-        return _VECTORS[key]
+    key = (text, sentence_method, embedder)
+    return _memo(_VECTORS, key, lambda: _sentence_vectors(text, sentence_method, embedder))
+
+
+def _sentence_vectors(
+    text: str, sentence_method: SentenceMethod, embedder: Embedder | None
+) -> tuple[list[tuple[int, int]], np.ndarray]:
     units = sentence_units(text, sentence_method)
-    if units:
-        vectors = unit_rows(_resolve(embedder)([text[s:e] for s, e in units]))
-    else:
-        vectors = np.zeros((0, 1), dtype=np.float32)
-    if key is not None:
-        _VECTORS[key] = (units, vectors)
-        if len(_VECTORS) > _CACHE_SIZE:
-            _VECTORS.popitem(last=False)
-    return units, vectors
+    if not units:
+        return units, np.zeros((0, 1), dtype=np.float32)
+    return units, unit_rows(_resolve(embedder)([text[s:e] for s, e in units]))
 
 
 def similarity_curve(
@@ -139,19 +159,46 @@ def similarity_curve(
     Each side of a gap is the mean vector of the sentence next to it and `buffer` more sentences
     further out (fewer at the ends of the text). With ``buffer=0`` it is plain adjacent-sentence
     distance. The two sides never share a sentence, so a topic change is not blurred by text that
-    both windows contain.
+    both windows contain. Cached like `sentence_vectors` (a chunker reads the curve several times
+    per call, and a slider move reads it again).
     """
+    key = (text, buffer, sentence_method, embedder)
+    return _memo(_CURVES, key, lambda: _similarity_curve(text, buffer, sentence_method, embedder))
+
+
+def _similarity_curve(
+    text: str, buffer: int, sentence_method: SentenceMethod, embedder: Embedder | None
+) -> SimilarityCurve:
     units, vectors = sentence_vectors(text, sentence_method, embedder)
     n = len(units)
     if n < 2:
         return SimilarityCurve(units, vectors, np.zeros(0), buffer)
-    totals = np.concatenate([np.zeros((1, vectors.shape[1])), np.cumsum(vectors, axis=0, dtype=np.float64)])
-    gaps = np.arange(1, n)  # the gap before sentence g
-    left = totals[gaps] - totals[np.maximum(gaps - 1 - buffer, 0)]
-    right = totals[np.minimum(gaps + 1 + buffer, n)] - totals[gaps]
-    left /= np.maximum(np.linalg.norm(left, axis=1, keepdims=True), 1e-12)
-    right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
-    distances = 1.0 - np.einsum("ij,ij->i", left, right)
+    # With S[k] the sum of the first k vectors, `padded` holds `buffer` copies of S[0] = 0, then
+    # S[0..n], then `buffer` copies of S[n], so both sides of every gap are differences of two
+    # slices (no index arrays). The running sums are taken block by block of sentences, along rows
+    # of a transposed copy of the block, each block starting from the last sum of the one before:
+    # the same additions in the same order as one cumulative sum down axis 0, several times faster,
+    # and the arrays of a block stay in the processor's cache however long the text.
+    b = buffer
+    padded = np.empty((n + 1 + 2 * b, vectors.shape[1]))
+    padded[: b + 1] = 0.0
+    for lo in range(0, n, _CURVE_BLOCK):
+        hi = min(lo + _CURVE_BLOCK, n)
+        block = np.ascontiguousarray(vectors[lo:hi].T, dtype=np.float64)
+        if lo:
+            block[:, 0] += padded[b + lo]
+        padded[b + 1 + lo : b + 1 + hi] = np.cumsum(block, axis=1).T
+    padded[b + 1 + n :] = padded[b + n]
+    distances = np.empty(n - 1)
+    # Gap i (before sentence i + 1): left = S[i + 1] - S[max(i - b, 0)], right = S[min(i + 2 + b, n)] -
+    # S[i + 1].
+    for lo in range(0, n - 1, _CURVE_BLOCK):
+        hi = min(lo + _CURVE_BLOCK, n - 1)
+        left = padded[b + 1 + lo : b + 1 + hi] - padded[lo:hi]
+        right = padded[2 * b + 2 + lo : 2 * b + 2 + hi] - padded[b + 1 + lo : b + 1 + hi]
+        left /= np.maximum(np.linalg.norm(left, axis=1, keepdims=True), 1e-12)
+        right /= np.maximum(np.linalg.norm(right, axis=1, keepdims=True), 1e-12)
+        distances[lo:hi] = 1.0 - np.einsum("ij,ij->i", left, right)
     return SimilarityCurve(units, vectors, np.clip(distances, 0.0, 2.0), buffer)
 
 
@@ -431,9 +478,10 @@ def earliest_starts(
     span never measures less than a shorter one inside it. Every unit alone fits.
     """
     earliest = np.zeros(len(units) + 1, dtype=np.int64)
+    size = span_measure(text, measure)
     i = 0
     for j in range(1, len(units) + 1):
-        while i < j - 1 and measure(text[units[i][0] : units[j - 1][1]]) > limit:
+        while i < j - 1 and size(units[i][0], units[j - 1][1]) > limit:
             i += 1
         earliest[j] = i
     return earliest

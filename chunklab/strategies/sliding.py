@@ -6,7 +6,7 @@ import functools
 from typing import Iterator, Literal, Sequence
 
 from ..core import Chunker, ParameterError, Span, register
-from ..length import TokenizerName, count_words, length_function, token_spans
+from ..length import TokenizerName, count_words, length_function, span_measure, token_spans
 from ..segment import sentence_spans, trim_span, word_spans
 
 WindowUnit = Literal["chars", "words", "sentences", "tokens"]
@@ -83,20 +83,24 @@ class SlidingWindowChunker(Chunker):
         """Yield the windows' spans in order."""
         starts, ends = self._units(text)
         checked = self.unit in ("sentences", "tokens")
+        if self.unit == "tokens":
+            measure = span_measure(text, length_function("tokens", self.tokenizer))
+        else:
+            measure = lambda s, e: self.measure(text[s:e])  # noqa: E731
         last = (-1, -1)
         n, i = len(starts), 0
         while i < n:
             j = min(i + self.window, n)
             start, end = trim_span(text, starts[i], ends[j - 1])
             size = j - i if self._counts_exactly(text, start, end) else None
-            while checked and size is None and j > i + 1 and self.measure(text[start:end]) > self.window:
+            while checked and size is None and j > i + 1 and measure(start, end) > self.window:
                 j -= 1
                 start, end = trim_span(text, starts[i], ends[j - 1])
             if start < end and not (start >= last[0] and end <= last[1]):
                 last = (start, end)
                 metadata: dict = {"window_start_unit": i}
                 if self.unit == "tokens":
-                    metadata["token_count"] = size if size is not None else self.measure(text[start:end])
+                    metadata["token_count"] = size if size is not None else measure(start, end)
                 yield start, end, metadata
             if i + self.window >= n:
                 return

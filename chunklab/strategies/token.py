@@ -18,11 +18,11 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 
 from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..length import TokenizerLike, TokenizerName, count_tokens, token_spans
+from ..length import TokenizerLike, TokenizerName, count_tokens, token_span_array, token_spans
 from ..pack import fit
 from ..resources import MINILM_MAX_TOKENS
 from ..segment import trim_span, word_spans
-from ..spans import containing
+from ..spans import containing, span_array
 
 __all__ = ["TokenChunker", "model_token_count", "token_windows", "truncation_table", "unread_chars"]
 
@@ -44,12 +44,12 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndar
         from ..resources import hf_tokenizer
 
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
-        table = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        table = span_array(encoding.offsets)
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
         exact = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
         return table, exact
-    return np.asarray(token_spans(text, tokenizer), dtype=np.int64).reshape(-1, 2), None
+    return token_span_array(text, tokenizer), None
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

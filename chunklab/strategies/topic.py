@@ -15,8 +15,8 @@ Three methods, one chunker (`TopicChunker`):
 Each chunk's ``topic`` metadata holds the top words of its topic. Segments longer than `max_size`
 are split by packing their sentences (`chunklab.pack`). Models and scores are computed once per
 text and cached at module level: a topic model is fitted once per text, method and number of
-topics (a tenth of a second on 50 KB), and `context`, `min_sentences` and `max_size` changes only
-re-read and regroup it.
+topics (0.01-0.2 s of CPU on 50 KB of text), and `context`, `min_sentences` and `max_size` changes
+only re-read and regroup it.
 """
 
 from __future__ import annotations
@@ -402,8 +402,8 @@ def _blas_controller():  # noqa: ANN202 - a threadpoolctl.ThreadpoolController (
 def _one_blas_thread():  # noqa: ANN202 - a context manager
     """Run the BLAS calls inside on one thread (call it once scikit-learn's NMF is imported, so that
     every BLAS library is loaded). NMF's products here are of a few hundred rows by a few topics: on
-    several threads they cost more CPU, and on a busy machine more time, than on one (2-5x in
-    `benchmarks/bench_sliders.py` on two shared cores)."""
+    several threads they cost more CPU, and on a busy machine more time, than on one (several times
+    more for a 50 KB text on two shared cores, where idle OpenBLAS threads spin)."""
     return _blas_controller().limit(limits=1, user_api="blas")
 
 

@@ -448,7 +448,8 @@ def _lda_e_step(
         if not moving.all():
             gamma[active[~moving]] = weights[~moving]
             entries = np.repeat(moving, lengths)
-            active, weights, exp_weights, lengths = active[moving], weights[moving], exp_weights[moving], lengths[moving]
+            active, weights, exp_weights = active[moving], weights[moving], exp_weights[moving]
+            lengths = lengths[moving]
             data, word_topic = data[entries], word_topic[entries]
             if not len(active):
                 break

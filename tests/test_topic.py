@@ -20,6 +20,7 @@ from chunklab.segmentation import (
     segmentation_table,
 )
 from chunklab.strategies import FixedSizeChunker, TopicChunker
+from chunklab.strategies import topic
 from chunklab.strategies.topic import TextTiler, _depth_scores, _runs, topic_profile
 
 GARDEN = "tomatoes basil compost seedlings watering trellis mulch harvest greenhouse soil".split()
@@ -137,6 +138,57 @@ def test_topic_models_without_words_give_one_segment() -> None:
     for method in ("lda", "nmf", "texttiling"):
         chunks = TopicChunker(method=method)(text)
         assert len(chunks) == 1 and chunks[0].text == text.strip()
+
+
+def sentence_windows(text: str, context: int, stride: int = 1):
+    """The word counts of the windows the topic models see, as `topic_profile` builds them."""
+    counts = topic._sentence_counts(text, "regex").counts
+    return (topic._windows(counts.shape[0], context, stride) @ counts).tocsr()
+
+
+def test_vectorised_lda_is_scikit_learns() -> None:
+    from sklearn.decomposition import LatentDirichletAllocation
+
+    windows = sentence_windows(three_topics(), context=2, stride=3)
+    windows = windows[np.r_[0 : windows.shape[0], 0]]  # and a document without words
+    windows.data[windows.indptr[-2] :] = 0
+    windows.eliminate_zeros()
+    for steps in (topic._LDA_DOCUMENT_STEPS, 100):
+        reference = LatentDirichletAllocation(
+            n_components=4, learning_method="batch", max_iter=10, max_doc_update_iter=steps, random_state=0
+        ).fit(windows)
+        components, exp_topic_word = topic._fit_lda(windows, 4, max_doc_update_iter=steps)
+        np.testing.assert_allclose(components, reference.components_, rtol=1e-6)
+        gamma = topic._lda_e_step(windows, exp_topic_word, 0.25, np.ones((windows.shape[0], 4)), max_iter=steps)
+        np.testing.assert_allclose(gamma / gamma.sum(axis=1, keepdims=True), reference.transform(windows), atol=1e-6)
+
+
+def test_nmf_mixtures_at_the_fitted_context_are_the_fitted_ones() -> None:
+    from sklearn.decomposition import NMF
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    text = three_topics()
+    weights = TfidfTransformer(sublinear_tf=True).fit_transform(sentence_windows(text, topic._FIT_CONTEXT))
+    expected = NMF(n_components=3, init="nndsvda", max_iter=400, random_state=0).fit_transform(weights)
+    expected /= expected.sum(axis=1, keepdims=True)
+    profile = topic_profile(text, "nmf", n_topics=3, context=topic._FIT_CONTEXT)
+    np.testing.assert_allclose(profile.mixtures, expected, rtol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["lda", "nmf"])
+def test_context_reads_the_model_fitted_once_per_topic_count(method) -> None:
+    text = "\n\n".join(paragraphs(GARDEN, 5, 7) + paragraphs(ENGINE, 5, 8))
+    first = topic_profile(text, method, n_topics=2, context=0)
+    fits = topic._fitted.cache_info().misses
+    wider = [topic_profile(text, method, n_topics=2, context=c) for c in (1, 3, 6)]
+    assert topic._fitted.cache_info().misses == fits  # context moves refit nothing
+    assert all(p.words == first.words for p in wider)
+    topic_profile(text, method, n_topics=3, context=1)
+    assert topic._fitted.cache_info().misses == fits + 1
+    if method == "lda":  # a window's mixture is its sentences' topic counts, summed
+        evidence = first.mixtures * topic._fitted(text, "lda", 2, "regex").sentence_topics.sum(axis=1, keepdims=True)
+        summed = np.array([evidence[max(i - 3, 0) : i + 4].sum(axis=0) for i in range(len(evidence))])
+        np.testing.assert_allclose(wider[1].mixtures, summed / summed.sum(axis=1, keepdims=True))
 
 
 @settings(max_examples=60)

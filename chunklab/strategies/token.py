@@ -67,13 +67,17 @@ _SPLITS[_OTHER, _SPACE] = True
 
 
 class _Tokens(NamedTuple):
-    """A text's tokens: their ``(n, 2)`` character spans, and which cuts are exact: ``exact[k]``
-    for the cut before token ``k`` (``0 <= k <= n``), None when none is known. With `at_starts`
-    (byte-level BPE, whose tokens tile the text) the cut is the position where token ``k`` starts;
-    without (WordPiece, whose tokens skip whitespace) it is the gap between tokens ``k - 1`` and ``k``."""
+    """A text's tokens: `table`, their ``(n, 2)`` character spans; `bounds`, where each one starts
+    and then the end of the text (``n + 1`` offsets); and `exact`, which cuts are exact: byte ``k``
+    is 1 when the cut before token ``k`` (``0 <= k <= n``) is, so the first and the last exact cut
+    in a range of tokens are one ``bytes.find``/``rfind`` away (None when none is known). With
+    `at_starts` (byte-level BPE, whose tokens tile the text) the cut before token ``k`` is at
+    ``bounds[k]``; without (WordPiece, whose tokens skip whitespace) it is anywhere in the gap
+    between tokens ``k - 1`` and ``k``."""
 
     table: np.ndarray
-    exact: np.ndarray | None
+    bounds: np.ndarray
+    exact: bytes | None
     at_starts: bool
 
 
@@ -93,12 +97,15 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
         table = span_array(encoding.offsets)
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
-        exact = np.ones(len(table) + 1, dtype=bool)
+        exact: np.ndarray | None = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
-        return _Tokens(table, exact, at_starts=False)
-    table = token_span_array(text, tokenizer)
-    exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
-    return _Tokens(table, exact, at_starts=True)
+        at_starts = False
+    else:
+        table = token_span_array(text, tokenizer)
+        exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
+        at_starts = True
+    bounds = np.append(table[:, 0], len(text))
+    return _Tokens(table, bounds, None if exact is None else exact.tobytes(), at_starts)
 
 
 def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
@@ -163,21 +170,12 @@ def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
     """`_nearest` over the cuts before each token (and at the end) that fall between
     whitespace-delimited words, not inside one."""
-    table = _tokenized(text, tokenizer).table
-    cuts = np.append(table[:, 0], len(text))
-    clean = containing(word_spans(text), cuts) < 0
+    clean = containing(word_spans(text), _tokenized(text, tokenizer).bounds) < 0
     clean[0] = clean[-1] = True
     return _nearest(clean)
 
 
-@functools.lru_cache(maxsize=8)
-def _exact_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """`_nearest` over the exact cuts of `_tokenized`, and where each cut ``k`` is: the start of
-    token ``k``, or the end of the text for ``k = n`` (None when the tokenizer has no exact cuts)."""
-    table, exact, _ = _tokenized(text, tokenizer)
-    if exact is None:
-        return None
-    return (*_nearest(exact), np.append(table[:, 0], len(text)))
+_CUT = b"\x01"
 
 
 def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, int, int], int]:
@@ -190,28 +188,26 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
     cuts between WordPiece tokens, the window must also begin and end with its own tokens' characters
     (a character WordPiece skips, such as a combining accent, may sit in the gap).
     """
-    table, exact, at_starts = _tokenized(text, tokenizer)
-    cuts = _exact_cuts(text, tokenizer)
+    table, bounds, exact, at_starts = _tokenized(text, tokenizer)
 
     def measure(start: int, end: int) -> int:
         return count_tokens(text[start:end], tokenizer)
 
-    if cuts is None:
+    if exact is None:
         return lambda i, j, start, end: measure(start, end)
-    previous, following, position = cuts
 
     def split(first: int, last: int, start: int, end: int) -> int:
-        if first >= last:
+        if first < 0 or first >= last:
             return measure(start, end)
-        head, tail = position[first], position[last]
-        return (measure(start, head) if head > start else 0) + int(last - first) + (measure(tail, end) if tail < end else 0)
+        head, tail = bounds[first], bounds[last]
+        return (measure(start, head) if head > start else 0) + (last - first) + (measure(tail, end) if tail < end else 0)
 
     def between_positions(i: int, j: int, start: int, end: int) -> int:
-        first, last = following[i], previous[j]
-        while position[first] < start:
-            first = following[first + 1]
-        while position[last] > end:
-            last = previous[last - 1]
+        first, last = exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1)
+        while first >= 0 and bounds[first] < start:
+            first = exact.find(_CUT, first + 1, j + 1)
+        while last >= 0 and bounds[last] > end:
+            last = exact.rfind(_CUT, i, last)
         return split(first, last, start, end)
 
     def between_gaps(i: int, j: int, start: int, end: int) -> int:
@@ -219,7 +215,7 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
             return measure(start, end)
         if exact[i] and exact[j]:
             return j - i
-        return split(following[i], previous[j], start, end)
+        return split(exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1), start, end)
 
     return between_positions if at_starts else between_gaps
 
@@ -245,8 +241,8 @@ def token_windows(
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
-    table = _tokenized(text, tokenizer).table
-    n = len(table)
+    bounds = _tokenized(text, tokenizer).bounds
+    n = len(bounds) - 1
     previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
     window_tokens = _window_counter(text, tokenizer)
 
@@ -259,8 +255,7 @@ def token_windows(
         if previous is not None and previous[j] > i:
             j = int(previous[j])
         while True:
-            stop = int(table[j, 0]) if j < n else len(text)
-            start, end = trim_span(text, int(table[i, 0]), stop)
+            start, end = trim_span(text, int(bounds[i]), int(bounds[j]))
             count = window_tokens(i, j, start, end) if start < end else 0
             if count <= size or j == i + 1:
                 break

@@ -47,7 +47,7 @@ _LETTER, _DIGIT, _SYMBOL, _SPACE, _BREAK, _BLANK, _OTHER = range(7)
 
 def _character_classes() -> np.ndarray:
     """The class of every code point up to U+3000 (the last whitespace character), and one more
-    entry (_OTHER) that larger code points are looked up at."""
+    entry (_OTHER) for larger code points (looked up with ``take(..., mode="clip")``)."""
     classes = np.full(0x3002, _OTHER, dtype=np.uint8)
     classes[[code for code in range(0x3001) if chr(code).isspace()]] = _BLANK
     for chars, kind in [(string.ascii_letters, _LETTER), (string.digits, _DIGIT), (string.punctuation, _SYMBOL),
@@ -149,11 +149,9 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
     except UnicodeEncodeError:
         return None
     exact = np.ones(len(starts) + 1, dtype=bool)
-    at = starts[1:]
-    last = len(_CLASSES) - 1
-    first = _CLASSES[np.minimum(codes[at], last)]
-    before = _CLASSES[np.minimum(codes[np.maximum(at - 1, 0)], last)]
-    exact[1:-1] = _SPLITS[before, first] & (at > 0)
+    at = starts[1:]  # a token after the first starts at 0 only inside the first character: no cut
+    first, before = _CLASSES.take(codes[at], mode="clip"), _CLASSES.take(codes[at - 1], mode="clip")
+    exact[1:-1] = _SPLITS.ravel()[before * len(_SPLITS) + first] & (at > 0)
     return exact
 
 
@@ -200,7 +198,8 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
         if first < 0 or first >= last:
             return measure(start, end)
         head, tail = bounds[first], bounds[last]
-        return (measure(start, head) if head > start else 0) + (last - first) + (measure(tail, end) if tail < end else 0)
+        inside = last - first
+        return (measure(start, head) if head > start else 0) + inside + (measure(tail, end) if tail < end else 0)
 
     def between_positions(i: int, j: int, start: int, end: int) -> int:
         first, last = exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1)

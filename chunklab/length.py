@@ -188,10 +188,11 @@ def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarr
         return span_array(model.encode(text, add_special_tokens=False).offsets)
     if kind == "tiktoken":
         starts = _tiktoken_starts(model, _tiktoken_ids(model, text), text)
-        if not len(starts):
-            return np.zeros((0, 2), dtype=np.int64)
-        ends = np.append(starts[1:], len(text))  # a token ends where the next one starts
-        return np.stack([starts, np.maximum(starts, ends)], axis=1)
+        table = np.empty((len(starts), 2), dtype=np.int64)
+        table[:, 0] = starts
+        table[:-1, 1] = starts[1:]  # a token ends where the next one starts (starts never decrease)
+        table[-1:, 1] = len(text)
+        return table
     return span_array(_checked_spans(model, text))
 
 
@@ -215,13 +216,13 @@ def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
     thirds of chunking in cl100k tokens). The bytes the tokens decode to are the text's UTF-8, so
     the text is encoded instead of the tokens decoded; in an ASCII text every byte is a character.
     Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
-    ids = np.asarray(ids, dtype=np.int64)
+    ids = np.asarray(ids)
     if not len(ids):
         return np.zeros(0, dtype=np.int64)
     if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
         return np.asarray(model.decode_with_offsets(ids.tolist())[1], dtype=np.int64)
     lengths = _token_byte_lengths(model)[ids]
-    first_byte = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    first_byte = lengths.cumsum() - lengths
     try:
         utf8 = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates, which tiktoken encoded as U+FFFD
@@ -229,12 +230,12 @@ def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
     if len(utf8) == len(text):
         return first_byte
     data = np.frombuffer(utf8, dtype=np.uint8)
-    continuation = np.flatnonzero((data & 0xC0) == 0x80)  # UTF-8 bytes that do not start a character
+    continuation = ((data & 0xC0) == 0x80).nonzero()[0]  # UTF-8 bytes that do not start a character
     # a continuation byte lies before the first byte of every token after the last one starting at or before it
-    after = np.searchsorted(first_byte, continuation, side="right")
-    chars_before = first_byte - np.cumsum(np.bincount(after, minlength=len(first_byte) + 1))[:-1]
-    inside = (data[first_byte] & 0xC0) == 0x80
-    return np.maximum(chars_before - inside, 0)
+    after = first_byte.searchsorted(continuation, side="right")
+    chars_before = first_byte - np.bincount(after, minlength=len(first_byte) + 1).cumsum()[:-1]
+    inside = (data[first_byte] & 0xC0) == 0x80  # the token starts inside the character before
+    return chars_before - inside
 
 
 @functools.lru_cache(maxsize=4)

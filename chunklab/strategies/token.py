@@ -64,6 +64,7 @@ _SPLITS[_LETTER, [_DIGIT, _SYMBOL, _SPACE, _BREAK]] = True
 _SPLITS[_DIGIT, [_LETTER, _SYMBOL, _SPACE, _BREAK]] = True
 _SPLITS[_SYMBOL, [_DIGIT, _SPACE]] = True
 _SPLITS[_OTHER, _SPACE] = True
+_PAIR_SPLITS = _SPLITS.ravel()  # indexed by x * 7 + y
 
 
 class _Tokens(NamedTuple):
@@ -108,6 +109,7 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
     return _Tokens(table, bounds, None if exact is None else exact.tobytes(), at_starts)
 
 
+@functools.lru_cache(maxsize=16)
 def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
     """Is `tokenizer` ``"cl100k"`` or a tiktoken encoding that splits text with `CL100K_PATTERN`?"""
     if isinstance(tokenizer, str):
@@ -148,10 +150,11 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     except UnicodeEncodeError:
         return None
-    exact = np.ones(len(starts) + 1, dtype=bool)
+    exact = np.empty(len(starts) + 1, dtype=bool)
+    exact[0] = exact[-1] = True  # the start and the end of the text
     at = starts[1:]  # a token after the first starts at 0 only inside the first character: no cut
     first, before = _CLASSES.take(codes[at], mode="clip"), _CLASSES.take(codes[at - 1], mode="clip")
-    exact[1:-1] = _SPLITS.ravel()[before * len(_SPLITS) + first] & (at > 0)
+    exact[1:-1] = _PAIR_SPLITS[before * len(_SPLITS) + first] & (at > 0)
     return exact
 
 

@@ -190,31 +190,32 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
     (a character WordPiece skips, such as a combining accent, may sit in the gap).
     """
     table, bounds, exact, at_starts = _tokenized(text, tokenizer)
-
-    def measure(start: int, end: int) -> int:
-        return count_tokens(text[start:end], tokenizer)
+    offset = memoryview(bounds)  # Python ints, read without making numpy scalars
 
     if exact is None:
-        return lambda i, j, start, end: measure(start, end)
+        return lambda i, j, start, end: count_tokens(text[start:end], tokenizer)
 
     def split(first: int, last: int, start: int, end: int) -> int:
         if first < 0 or first >= last:
-            return measure(start, end)
-        head, tail = bounds[first], bounds[last]
-        inside = last - first
-        return (measure(start, head) if head > start else 0) + inside + (measure(tail, end) if tail < end else 0)
+            return count_tokens(text[start:end], tokenizer)
+        head, tail, count = offset[first], offset[last], last - first
+        if head > start:
+            count += count_tokens(text[start:head], tokenizer)
+        if tail < end:
+            count += count_tokens(text[tail:end], tokenizer)
+        return count
 
     def between_positions(i: int, j: int, start: int, end: int) -> int:
         first, last = exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1)
-        while first >= 0 and bounds[first] < start:
+        while first >= 0 and offset[first] < start:
             first = exact.find(_CUT, first + 1, j + 1)
-        while last >= 0 and bounds[last] > end:
+        while last >= 0 and offset[last] > end:
             last = exact.rfind(_CUT, i, last)
         return split(first, last, start, end)
 
     def between_gaps(i: int, j: int, start: int, end: int) -> int:
-        if start != table[i, 0] or end != table[j - 1, 1]:
-            return measure(start, end)
+        if start != offset[i] or end != table[j - 1, 1]:
+            return count_tokens(text[start:end], tokenizer)
         if exact[i] and exact[j]:
             return j - i
         return split(exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1), start, end)
@@ -243,7 +244,7 @@ def token_windows(
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
-    bounds = _tokenized(text, tokenizer).bounds
+    bounds = memoryview(_tokenized(text, tokenizer).bounds)  # Python ints, read without numpy scalars
     n = len(bounds) - 1
     previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
     window_tokens = _window_counter(text, tokenizer)
@@ -257,7 +258,7 @@ def token_windows(
         if previous is not None and previous[j] > i:
             j = int(previous[j])
         while True:
-            start, end = trim_span(text, int(bounds[i]), int(bounds[j]))
+            start, end = trim_span(text, bounds[i], bounds[j])
             count = window_tokens(i, j, start, end) if start < end else 0
             if count <= size or j == i + 1:
                 break

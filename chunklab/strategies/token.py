@@ -152,9 +152,11 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
         return None
     exact = np.empty(len(starts) + 1, dtype=bool)
     exact[0] = exact[-1] = True  # the start and the end of the text
-    at = starts[1:]  # a token after the first starts at 0 only inside the first character: no cut
+    # A token that begins inside a character (the first one's included, at 0) "starts" at that
+    # character, which is not ASCII: no cut is ever made before it.
+    at = starts[1:]
     first, before = _CLASSES.take(codes[at], mode="clip"), _CLASSES.take(codes[at - 1], mode="clip")
-    exact[1:-1] = _PAIR_SPLITS[before * len(_SPLITS) + first] & (at > 0)
+    exact[1:-1] = _PAIR_SPLITS[before * len(_SPLITS) + first]
     return exact
 
 

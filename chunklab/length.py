@@ -234,7 +234,7 @@ def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
     # a continuation byte lies before the first byte of every token after the last one starting at or before it
     after = first_byte.searchsorted(continuation, side="right")
     chars_before = first_byte - np.bincount(after, minlength=len(first_byte) + 1).cumsum()[:-1]
-    inside = (data[first_byte] & 0xC0) == 0x80  # the token starts inside the character before
+    inside = (data[first_byte] & 0xC0) == 0x80  # a token that begins inside a character starts at it
     return chars_before - inside
 
 

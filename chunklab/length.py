@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from typing import Any, Callable, ClassVar, Literal, Union
+from typing import Any, Callable, ClassVar, Literal, Sequence, Union
 
 import numpy as np
 
@@ -187,29 +187,55 @@ def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarr
     if kind == "wordpiece":
         return span_array(model.encode(text, add_special_tokens=False).offsets)
     if kind == "tiktoken":
-        starts = _tiktoken_starts(model, model.encode_ordinary(text))
-        if not len(starts):
-            return np.zeros((0, 2), dtype=np.int64)
-        ends = np.append(starts[1:], len(text))  # a token ends where the next one starts
-        return np.stack([starts, np.maximum(starts, ends)], axis=1)
+        starts = _tiktoken_starts(model, _tiktoken_ids(model, text), text)
+        table = np.empty((len(starts), 2), dtype=np.int64)
+        table[:, 0] = starts
+        table[:-1, 1] = starts[1:]  # a token ends where the next one starts (starts never decrease)
+        table[-1:, 1] = len(text)
+        return table
     return span_array(_checked_spans(model, text))
 
 
-def _tiktoken_starts(model: Any, ids: list[int]) -> np.ndarray:
-    """The character offset at which each token of `ids` starts: exactly the offsets of tiktoken's
-    ``decode_with_offsets`` (a token that begins inside a character starts at that character), found
-    with arrays instead of one Python step per token (that loop was two thirds of chunking in
-    cl100k tokens). Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
-    if not ids:
+def _tiktoken_ids(model: Any, text: str) -> np.ndarray:
+    """The token ids of `text` as an array: ``encode_to_numpy`` where the encoding has it (tiktoken
+    >= 0.7), which hands the ids over as one buffer instead of a Python list of ints and, with no
+    special token allowed or disallowed, encodes exactly like ``encode_ordinary``; otherwise (or for
+    a text with lone surrogates, which only ``encode_ordinary`` repairs) ``encode_ordinary``."""
+    if hasattr(model, "encode_to_numpy"):
+        try:
+            return model.encode_to_numpy(text, disallowed_special=())
+        except UnicodeEncodeError:
+            pass
+    return np.asarray(model.encode_ordinary(text), dtype=np.int64)
+
+
+def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> np.ndarray:
+    """The character offset at which each token of `ids` (the tokens of `text`) starts: exactly the
+    offsets of tiktoken's ``decode_with_offsets`` (a token that begins inside a character starts at
+    that character), found with arrays instead of one Python step per token (that loop was two
+    thirds of chunking in cl100k tokens). The bytes the tokens decode to are the text's UTF-8, so
+    the text is encoded instead of the tokens decoded; in an ASCII text every byte is a character.
+    Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
+    ids = np.asarray(ids)
+    if not len(ids):
         return np.zeros(0, dtype=np.int64)
     if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
-        return np.asarray(model.decode_with_offsets(ids)[1], dtype=np.int64)
-    lengths = _token_byte_lengths(model)[np.asarray(ids, dtype=np.int64)]
-    data = np.frombuffer(model.decode_bytes(ids), dtype=np.uint8)
-    continuation = (data >= 0x80) & (data < 0xC0)  # UTF-8 bytes that do not start a character
-    chars_before = np.concatenate(([0], np.cumsum(~continuation)))
-    first_byte = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    return np.maximum(chars_before[first_byte] - continuation[first_byte], 0)
+        return np.asarray(model.decode_with_offsets(ids.tolist())[1], dtype=np.int64)
+    lengths = _token_byte_lengths(model)[ids]
+    first_byte = lengths.cumsum() - lengths
+    try:
+        utf8 = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates, which tiktoken encoded as U+FFFD
+        utf8 = model.decode_bytes(ids.tolist())
+    if len(utf8) == len(text):
+        return first_byte
+    data = np.frombuffer(utf8, dtype=np.uint8)
+    continuation = ((data & 0xC0) == 0x80).nonzero()[0]  # UTF-8 bytes that do not start a character
+    # a continuation byte lies before the first byte of every token after the last one starting at or before it
+    after = first_byte.searchsorted(continuation, side="right")
+    chars_before = first_byte - np.bincount(after, minlength=len(first_byte) + 1).cumsum()[:-1]
+    inside = (data[first_byte] & 0xC0) == 0x80  # a token that begins inside a character starts at it
+    return chars_before - inside
 
 
 @functools.lru_cache(maxsize=4)
@@ -228,15 +254,7 @@ def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
     """``(kind, model)`` for a tokenizer name or object: ``"wordpiece"`` and a ``tokenizers.Tokenizer``
     that neither truncates nor pads, ``"tiktoken"`` and an encoding, or ``"function"`` and a callable."""
     if isinstance(tokenizer, str):
-        if tokenizer == "minilm":
-            from .resources import hf_tokenizer
-
-            return "wordpiece", hf_tokenizer("minilm").backend_tokenizer
-        if tokenizer == "cl100k":
-            from .resources import tiktoken_encoding
-
-            return "tiktoken", tiktoken_encoding()
-        raise ValueError(f"tokenizer must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
+        return _named(tokenizer)
     backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
     if hasattr(backend, "encode") and hasattr(backend, "to_str") and hasattr(backend, "no_truncation"):
         return "wordpiece", _untruncated(backend)
@@ -248,6 +266,20 @@ def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
         f"tokenizer must be one of {list(_NAMES)}, a Hugging Face fast tokenizer, a tiktoken Encoding or a "
         f"function text -> token spans; got {type(tokenizer).__name__}"
     )
+
+
+@functools.lru_cache(maxsize=None)
+def _named(tokenizer: str) -> tuple[str, Any]:
+    """`_resolve` for a tokenizer name, looked up once (a cache miss of `count_tokens` pays for it)."""
+    if tokenizer == "minilm":
+        from .resources import hf_tokenizer
+
+        return "wordpiece", hf_tokenizer("minilm").backend_tokenizer
+    if tokenizer == "cl100k":
+        from .resources import tiktoken_encoding
+
+        return "tiktoken", tiktoken_encoding()
+    raise ValueError(f"tokenizer must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
 
 
 def _checked_spans(function: Callable[[str], Any], text: str) -> list[tuple[int, int]]:

@@ -78,7 +78,19 @@ def test_cl100k_token_starts_are_tiktokens_own(text):
 
     encoding = tiktoken_encoding()
     ids = encoding.encode_ordinary(text)
-    assert _tiktoken_starts(encoding, ids).tolist() == encoding.decode_with_offsets(ids)[1]
+    assert _tiktoken_starts(encoding, ids, text).tolist() == encoding.decode_with_offsets(ids)[1]
+
+
+@pytest.mark.parametrize("text", ["<|endoftext|> is text here", "lone \ud800 surrogate, pair \ud83d\ude00 and é", ""])
+def test_cl100k_spans_of_special_token_text_and_surrogates_are_tiktokens_own(text):
+    """Special-token text is ordinary text (as for ``encode_ordinary``), and a text with surrogates,
+    which tiktoken repairs before encoding, gets the offsets tiktoken reports."""
+    from chunklab.resources import tiktoken_encoding
+
+    encoding = tiktoken_encoding()
+    ids = encoding.encode_ordinary(text)
+    assert [s for s, _ in token_spans(text, "cl100k")] == (encoding.decode_with_offsets(ids)[1] if ids else [])
+    assert count_tokens(text, "cl100k") == len(ids)
 
 
 def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():

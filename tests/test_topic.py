@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.core import ParameterError
+from chunklab.lda import fit_lda, lda_e_step
 from chunklab.segmentation import (
     boundary_string,
     plain_text_headings,
@@ -19,8 +20,7 @@ from chunklab.segmentation import (
     segmentation_scores,
     segmentation_table,
 )
-from chunklab.strategies import FixedSizeChunker, TopicChunker
-from chunklab.strategies import topic
+from chunklab.strategies import FixedSizeChunker, TopicChunker, topic
 from chunklab.strategies.topic import TextTiler, _depth_scores, _runs, topic_profile
 
 GARDEN = "tomatoes basil compost seedlings watering trellis mulch harvest greenhouse soil".split()
@@ -157,9 +157,9 @@ def test_vectorised_lda_is_scikit_learns() -> None:
         reference = LatentDirichletAllocation(
             n_components=4, learning_method="batch", max_iter=10, max_doc_update_iter=steps, random_state=0
         ).fit(windows)
-        components, exp_topic_word = topic._fit_lda(windows, 4, max_doc_update_iter=steps)
+        components, exp_topic_word = fit_lda(windows, 4, max_doc_update_iter=steps)
         np.testing.assert_allclose(components, reference.components_, rtol=1e-6)
-        gamma = topic._lda_e_step(windows, exp_topic_word, 0.25, np.ones((windows.shape[0], 4)), max_iter=steps)
+        gamma = lda_e_step(windows, exp_topic_word, 0.25, np.ones((windows.shape[0], 4)), max_iter=steps)
         np.testing.assert_allclose(gamma / gamma.sum(axis=1, keepdims=True), reference.transform(windows), atol=1e-6)
 
 

@@ -30,6 +30,7 @@ from typing import Iterator, Literal, Sequence
 import numpy as np
 
 from ..core import Chunker, Span, register
+from ..lda import fit_lda, lda_e_step
 from ..length import SizeUnit, TokenizerName, UnitSized
 from ..pack import pack
 from ..segment import SentenceMethod
@@ -349,10 +350,10 @@ def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMeth
     n_topics = min(n_topics, *counts.shape)  # NMF cannot find more topics than sentences or words
     if method == "lda":
         windows = (_windows(counts.shape[0], _FIT_CONTEXT, _LDA_STRIDE) @ counts).tocsr()
-        components, exp_topic_word = _fit_lda(windows, n_topics)
+        components, exp_topic_word = fit_lda(windows, n_topics, max_doc_update_iter=_LDA_DOCUMENT_STEPS)
         prior = 1.0 / n_topics
         start = np.ones((counts.shape[0], n_topics))
-        gamma = _lda_e_step(counts, exp_topic_word, prior, start, max_iter=_LDA_DOCUMENT_STEPS)
+        gamma = lda_e_step(counts, exp_topic_word, prior, start, max_iter=_LDA_DOCUMENT_STEPS)
         return _FittedTopics(_topic_words(components, sentences.vocabulary), sentence_topics=gamma - prior)
     from sklearn.decomposition import NMF
     from sklearn.feature_extraction.text import TfidfTransformer
@@ -405,94 +406,6 @@ def _one_blas_thread():  # noqa: ANN202 - a context manager
     several threads they cost more CPU, and on a busy machine more time, than on one (several times
     more for a 50 KB text on two shared cores, where idle OpenBLAS threads spin)."""
     return _blas_controller().limit(limits=1, user_api="blas")
-
-
-# -- LDA, vectorised ---------------------------------------------------------------------------------------
-def _exp_dirichlet_expectation(parameters: np.ndarray) -> np.ndarray:
-    """``exp(E[log x])`` for x drawn from the Dirichlet distribution of each row of `parameters`."""
-    from scipy.special import digamma
-
-    return np.exp(digamma(parameters) - digamma(parameters.sum(axis=1, keepdims=True)))
-
-
-def _lda_e_step(
-    counts, exp_topic_word: np.ndarray, prior: float, start: np.ndarray,  # noqa: ANN001 - csr_matrix
-    tol: float = 1e-3, max_iter: int = 100,
-) -> np.ndarray:
-    """LDA's variational E-step for every row (document) of `counts` at once.
-
-    The same fixed-point updates and per-document stopping rule as scikit-learn's
-    `_update_doc_distribution` (a document stops when the mean change of its topic weights falls
-    below `tol`), but all documents step together as array operations instead of one Python loop per
-    document, and the ones that have stopped leave the arrays. `start` is every document's initial
-    topic weights. Returns the topic weights (gamma), documents x topics.
-    """
-    gamma = np.array(start, dtype=np.float64)
-    lengths = np.diff(counts.indptr)
-    gamma[lengths == 0] = prior  # where scikit-learn's update lands a document without words
-    active = np.flatnonzero(lengths)
-    lengths = lengths[active]
-    data, word_topic = counts.data, exp_topic_word.T[counts.indices]  # rows without words hold no entries
-    weights = gamma[active]
-    exp_weights = _exp_dirichlet_expectation(weights)
-    threshold = tol * gamma.shape[1]  # on the sum of the changes: scikit-learn's mean change >= tol
-    rows, starts = _entry_rows(lengths)
-    for _ in range(max_iter if len(active) else 0):
-        norm = np.einsum("ij,ij->i", exp_weights[rows], word_topic)
-        norm += np.finfo(np.float64).eps
-        updated = np.add.reduceat(word_topic * (data / norm)[:, None], starts, axis=0)
-        updated *= exp_weights
-        updated += prior
-        moving = np.abs(updated - weights).sum(axis=1) >= threshold
-        weights, exp_weights = updated, _exp_dirichlet_expectation(updated)
-        if not moving.all():
-            gamma[active[~moving]] = weights[~moving]
-            entries = np.repeat(moving, lengths)
-            active, weights, exp_weights = active[moving], weights[moving], exp_weights[moving]
-            lengths = lengths[moving]
-            data, word_topic = data[entries], word_topic[entries]
-            if not len(active):
-                break
-            rows, starts = _entry_rows(lengths)
-    gamma[active] = weights
-    return gamma
-
-
-def _entry_rows(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For rows holding `lengths` entries each (none empty), laid end to end: the row of every
-    entry, and where each row's entries start."""
-    return np.repeat(np.arange(len(lengths)), lengths), np.cumsum(lengths) - lengths
-
-
-def _fit_lda(
-    counts, n_topics: int, max_iter: int = 10, max_doc_update_iter: int = _LDA_DOCUMENT_STEPS,  # noqa: ANN001
-    seed: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Batch variational Bayes for LDA, as scikit-learn's `LatentDirichletAllocation` runs it with
-    ``learning_method="batch"`` and the same `max_iter`, `max_doc_update_iter` and
-    ``random_state=seed`` (same priors, same random starting points, same updates: the tests check
-    the topics agree), with the E-step vectorised (`_lda_e_step`): scikit-learn's loops over
-    documents in Python, which made a slider move that refits the model take most of a second on a
-    50 KB text.
-
-    Returns the topic-word parameters (scikit-learn's ``components_``) and ``exp(E[log beta])``.
-    """
-    from scipy import sparse
-
-    rng = np.random.RandomState(seed)
-    prior = 1.0 / n_topics
-    components = rng.gamma(100.0, 0.01, (n_topics, counts.shape[1]))
-    exp_topic_word = _exp_dirichlet_expectation(components)
-    rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
-    for _ in range(max_iter):
-        start = rng.gamma(100.0, 0.01, (counts.shape[0], n_topics))
-        gamma = _lda_e_step(counts, exp_topic_word, prior, start, max_iter=max_doc_update_iter)
-        exp_weights = _exp_dirichlet_expectation(gamma)
-        norm = np.einsum("ij,ij->i", exp_weights[rows], exp_topic_word.T[counts.indices]) + np.finfo(np.float64).eps
-        ratios = sparse.csr_matrix((counts.data / norm, counts.indices, counts.indptr), shape=counts.shape)
-        components = prior + np.asarray((ratios.T @ exp_weights).T) * exp_topic_word
-        exp_topic_word = _exp_dirichlet_expectation(components)
-    return components, exp_topic_word
 
 
 def _top_words(weights: np.ndarray, vocabulary: Sequence[str]) -> tuple[str, ...]:

@@ -279,3 +279,11 @@ def test_segmentation_table_rows() -> None:
     assert table["pk"].between(0, 1).all()
     equal = table.set_index("chunker").loc["equal parts"]
     assert abs(equal["hypothesis"] - equal["reference"]) <= 1
+
+
+def test_boundary_past_the_last_paragraph_break_moves_to_that_break() -> None:
+    # A marked gap whose word count lands after the last paragraph break moves back to that break
+    # (NLTK's nearest-break rule); it used to read one break past the end of the list.
+    text = "aa bb cc\n\ndd ee ff gg hh ii jj kk ll mm nn oo pp"
+    assert TextTiler(w=2)._normalise(text, np.array([1, 1, 1, 1, 1, 1]), [10]) == [10]
+    assert TextTiler(w=2)._normalise(text, np.array([1, 1, 1]), []) == []

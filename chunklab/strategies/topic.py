@@ -172,10 +172,11 @@ class TextTiler:
                 break
             if marked[g] != 1:
                 continue
-            if trigger < len(text):
+            if trigger < len(text) and paragraph_breaks:
                 i = bisect_left(paragraph_breaks, trigger)
-                before_is_nearer = i > 0 and trigger - paragraph_breaks[i - 1] <= paragraph_breaks[i] - trigger
-                if i == len(paragraph_breaks) or before_is_nearer:
+                if i == len(paragraph_breaks):  # past the last break: that break is the nearest
+                    best = paragraph_breaks[-1]
+                elif i > 0 and trigger - paragraph_breaks[i - 1] <= paragraph_breaks[i] - trigger:
                     best = paragraph_breaks[i - 1]
                 else:
                     best = paragraph_breaks[i]

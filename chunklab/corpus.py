@@ -108,7 +108,9 @@ def data_dir() -> pathlib.Path:
     if override:
         folder = pathlib.Path(override).expanduser()
         if not (folder / "corpus.json").is_file():
-            raise FileNotFoundError(f"CHUNKLAB_DATA={override!r} has no corpus.json; point it at a chunklab clone's data/ folder")
+            raise FileNotFoundError(
+                f"CHUNKLAB_DATA={override!r} has no corpus.json; point it at a chunklab clone's data/ folder"
+            )
         return folder
     for folder in (package.parent / "data", package / "data"):
         if (folder / "corpus.json").is_file():

@@ -66,10 +66,11 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 sentence embeddings: ``embedder(texts) -> float32 array (n, 384)``, unit rows.
 
     Texts longer than `max_tokens` word pieces are truncated (sentence-transformers' limit for this
-    model, which was fine-tuned on at most 128), so only the start of a long chunk shapes its vector. Uncached texts are embedded in batches of
-    similar length (sorted by token count) so little padding is computed. Every vector is cached in
-    memory under a hash of its text; `hits` and `misses` count cache look-ups. `persist` keeps the
-    cache in a file as well, so a re-run of a long comparison embeds nothing new.
+    model, which was fine-tuned on at most 128), so only the start of a long chunk shapes its vector.
+    Uncached texts are embedded in batches of similar length (sorted by token count) so little
+    padding is computed. Every vector is cached in memory under a hash of its text; `hits` and
+    `misses` count cache look-ups. `persist` keeps the cache in a file as well, so a re-run of a
+    long comparison embeds nothing new.
 
     `backend` tells which model ran: ``"sentence-transformers"`` (the official fp32 model, only if
     it is installed and already downloaded; nothing is fetched) or ``"onnx-int8"`` (the bundled

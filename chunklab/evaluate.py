@@ -160,7 +160,9 @@ def _chunk_all(chunker: Chunker, pool: _Pool) -> tuple[list[tuple[str, Chunk]], 
     return out, time.perf_counter() - started
 
 
-def _chunker_columns(label: str, chunker: Chunker, chunks: list[tuple[str, Chunk]], seconds: float, pool: _Pool) -> dict:
+def _chunker_columns(
+    label: str, chunker: Chunker, chunks: list[tuple[str, Chunk]], seconds: float, pool: _Pool
+) -> dict:
     by_doc = [(doc, [c for name, c in chunks if name == doc.name]) for doc in pool.docs]
     sizes = [len(c) for _, c in chunks]
     source_chars = sum(len(d.text) for d in pool.docs)
@@ -245,14 +247,19 @@ def compare(
     if not (isinstance(use_context, bool) or use_context == "both"):
         raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
     labelled = _label_chunkers(chunkers)
-    documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
+    documents = [
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+    ]
     pool = _Pool(documents)
     if questions is None:
         questions = [q for q in load_questions() if q["doc"] in pool.base]
     _check_questions(questions, pool)
     built = _make_retrievers(retrievers)
     sources = {doc.name: doc.text for doc in pool.docs}
-    golden = [[(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]] for q in questions]
+    golden = [
+        [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
+        for q in questions
+    ]
     queries = [q["question"] for q in questions]
 
     rows = []
@@ -309,7 +316,10 @@ def _sent_spans(
     if expand_hits is None:
         by_doc = [(chunks[i][0], int(spans[i][0]), int(spans[i][1])) for i in hits]
     else:
-        by_doc = [(name, pool.base[name] + s, pool.base[name] + e) for name, s, e in expand_hits([chunks[i][1] for i in hits])]
+        by_doc = [
+            (name, pool.base[name] + s, pool.base[name] + e)
+            for name, s, e in expand_hits([chunks[i][1] for i in hits])
+        ]
     if not merge_hits:
         return [(s, e) for _, s, e in by_doc]
     out: list[tuple[int, int]] = []
@@ -383,7 +393,8 @@ def guidance(summary: Any, per_question: Any = None) -> str:
         lines.append(
             f"- **Overlap**: chunkers that index the text more than once (index ratio "
             f"{summary.loc[stored_twice, 'index_ratio'].mean():.2f}×) average recall@{k} "
-            f"{summary.loc[stored_twice, 'recall@k'].mean():.0%} and IoU {summary.loc[stored_twice, 'iou'].mean():.1%}; "
+            f"{summary.loc[stored_twice, 'recall@k'].mean():.0%} and IoU "
+            f"{summary.loc[stored_twice, 'iou'].mean():.1%}; "
             f"the others {summary.loc[~stored_twice, 'recall@k'].mean():.0%} and "
             f"{summary.loc[~stored_twice, 'iou'].mean():.1%}."
         )

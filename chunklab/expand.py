@@ -165,4 +165,8 @@ def _merged(chosen: list[tuple[str, Node]], ratio: float) -> list[tuple[str, Nod
         (source, _), members = merge
         parent = outer[members[0]][1].parent
         first = members[0]
-        chosen = [*outer[:first], (source, parent), *(item for i, item in enumerate(outer) if i > first and i not in members)]
+        chosen = [
+            *outer[:first],
+            (source, parent),
+            *(item for i, item in enumerate(outer) if i > first and i not in members),
+        ]

@@ -64,11 +64,15 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
         override = overrides.get(name, param.default)
         if param.annotation == tuple[str, ...]:
             # A tuple here is the value itself (not a slider range); a string is split at commas.
-            override = ControlSpec(name, "text", (), separator=",").parse(override) if isinstance(override, str) else override
+            override = (
+                ControlSpec(name, "text", (), separator=",").parse(override) if isinstance(override, str) else override
+            )
             value = override
         else:
             value = param.default if isinstance(override, (tuple, list)) else override
-        specs[name] = _spec_for(name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name))
+        specs[name] = _spec_for(
+            name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name)
+        )
     unknown = set(overrides) - set(specs)
     if unknown:
         raise ValueError(f"{chunker_class.__name__} has no parameter(s) {sorted(unknown)}")

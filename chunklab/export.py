@@ -41,7 +41,8 @@ def _plain(value: Any) -> Any:
 
 def json_line(record: dict[str, Any]) -> str:
     """One record as a line of JSON (non-ASCII kept; numpy values as numbers and lists, mappings as
-    objects, sets as sorted lists, anything else JSON lacks as its string), without the newline. `write_jsonl` and the command line write these."""
+    objects, sets as sorted lists, anything else JSON lacks as its string), without the newline.
+    `write_jsonl` and the command line write these."""
     return json.dumps(record, ensure_ascii=False, default=_plain)
 
 

@@ -115,7 +115,9 @@ def check_goal(
     import pandas as pd
 
     hybrid = chunker if chunker is not None else HybridChunker()
-    documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
+    documents = [
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+    ]
     if questions is None:
         names = {d.name for d in documents}
         questions = [q for q in load_questions() if q["doc"] in names]
@@ -166,7 +168,9 @@ def _verdict(rows: Any, hybrid_label: str, same_label: str) -> Any:
         hybrid, same = by_label.loc[hybrid_label], by_label.loc[same_label]
         sweep = by_label.drop(index=[hybrid_label, same_label])
         beaten_by = [
-            label for label, row in sweep.iterrows() if row["recall@k"] > hybrid["recall@k"] and row["iou"] > hybrid["iou"]
+            label
+            for label, row in sweep.iterrows()
+            if row["recall@k"] > hybrid["recall@k"] and row["iou"] > hybrid["iou"]
         ]
         beats = bool(hybrid["recall@k"] > same["recall@k"] and hybrid["iou"] > same["iou"])
         out.append({

@@ -146,9 +146,9 @@ def html_blocks(text: str) -> list[Block]:
     styles are left out. Kinds: ``heading`` (``h1``-``h6``), ``paragraph`` (``p``, or loose text
     in a container), ``list`` (``ul``/``ol``/``dl``; parts: ``li``/``dt``/``dd``), ``table``
     (parts: the ``tr`` rows; header: the first row if it holds ``th`` cells or sits in
-    ``thead``; attrs ``cells``: each row's ``td``/``th`` text), ``code`` (``pre``), ``image`` (``figure`` with an ``img``, or a lone ``img``; title
-    = alt, info = src, attrs caption), ``quote``, ``rule`` and ``markup`` for any other element.
-    Every block's attrs name its ``tag``.
+    ``thead``; attrs ``cells``: each row's ``td``/``th`` text), ``code`` (``pre``), ``image``
+    (``figure`` with an ``img``, or a lone ``img``; title = alt, info = src, attrs caption),
+    ``quote``, ``rule`` and ``markup`` for any other element. Every block's attrs name its ``tag``.
     """
     blocks: list[Block] = []
     _walk(text, parse_html(text), blocks)
@@ -189,7 +189,8 @@ def _element_block(text: str, element: Element) -> Block:
         rows = list(iter_elements(element, {"tr"}))
         first = rows[0] if rows else None
         headed = first is not None and (
-            any(c.tag == "th" for c in first.children) or any(first in list(iter_elements(h, {"tr"})) for h in element.children if h.tag == "thead")
+            any(c.tag == "th" for c in first.children)
+            or any(first in list(iter_elements(h, {"tr"})) for h in element.children if h.tag == "thead")
         )
         caption = next((text_content(text, c) for c in element.children if c.tag == "caption"), "")
         cells = tuple(tuple(text_content(text, c) for c in r.children if c.tag in ("td", "th")) for r in rows)

@@ -114,7 +114,9 @@ class TransformersGenerator:
 
     def __call__(self, prompt: str) -> str:
         """The model's continuation of `prompt` (the prompt itself left out)."""
-        output = _pipeline(self.model)(prompt, max_new_tokens=self.max_new_tokens, do_sample=False, return_full_text=False)
+        output = _pipeline(self.model)(
+            prompt, max_new_tokens=self.max_new_tokens, do_sample=False, return_full_text=False
+        )
         return output[0]["generated_text"]
 
 
@@ -224,7 +226,9 @@ class LLMPropositions:
 
     def prompt(self, document: str, chunk: Chunk) -> str:
         """The prompt for `chunk` (the document's title and the chunk's breadcrumb name the subject)."""
-        where = " > ".join(part for part in (chunk.metadata.get("title", ""), chunk.metadata.get("section", "")) if part)
+        where = " > ".join(
+            part for part in (chunk.metadata.get("title", ""), chunk.metadata.get("section", "")) if part
+        )
         return (
             f"The passage below is from \"{where or 'a document'}\". Rewrite it as a list of short, "
             "simple statements, each true on its own: name the subject instead of writing it, this "

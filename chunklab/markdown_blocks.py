@@ -63,7 +63,10 @@ def table_line_spans(text: str) -> list[tuple[int, int]]:
 
 def _inline_text(token: Any) -> str:
     """The plain text of an inline token (markup dropped)."""
-    return "".join(c.content for c in (token.children or ()) if c.type in ("text", "code_inline", "image")) or token.content
+    return (
+        "".join(c.content for c in (token.children or ()) if c.type in ("text", "code_inline", "image"))
+        or token.content
+    )
 
 
 def markdown_blocks(text: str) -> list[Block]:

@@ -179,7 +179,9 @@ def _split_sentences(text: str, method: str) -> list[tuple[int, int]]:
         from .resources import spacy_ner
 
         nlp = spacy_ner()
-        found = _spacy_sentences(text, _windows(text, blocks), nlp, [p for p in nlp.pipe_names if p not in ("tok2vec", "parser")])
+        found = _spacy_sentences(
+            text, _windows(text, blocks), nlp, [p for p in nlp.pipe_names if p not in ("tok2vec", "parser")]
+        )
     if method != "regex":  # the regex splitter's spans are trimmed and non-empty already
         found = (span for span in (trim_span(text, s, e) for s, e in found) if span[0] < span[1])
     return [(marker_of.get(s, s), e) for s, e in found]
@@ -198,7 +200,9 @@ def _windows(text: str, blocks: Sequence[tuple[int, int]]) -> list[tuple[int, in
     return out
 
 
-def _spacy_sentences(text: str, blocks: Sequence[tuple[int, int]], nlp: Any, disable: Sequence[str]) -> Iterator[tuple[int, int]]:
+def _spacy_sentences(
+    text: str, blocks: Sequence[tuple[int, int]], nlp: Any, disable: Sequence[str]
+) -> Iterator[tuple[int, int]]:
     """Sentence spans of each block by a spaCy pipeline, blocks processed as one batch."""
     nlp.max_length = max(nlp.max_length, max((e - s for s, e in blocks), default=0) + 1)
     docs = nlp.pipe((text[s:e] for s, e in blocks), disable=list(disable), batch_size=64)

@@ -172,7 +172,8 @@ def _row_html(name: str, text: str, spans: Sequence[Span], found: set[int], gold
     errors = len(found ^ gold)
     label = f"{html.escape(name)}" + (f' <span style="color:#c00">({errors} wrong)</span>' if errors else " ✓")
     return (
-        f'<tr><td style="vertical-align:top;padding:2px 8px 2px 0;white-space:nowrap;font-family:monospace;width:9em">{label}</td>'
+        '<tr><td style="vertical-align:top;padding:2px 8px 2px 0;white-space:nowrap;'
+        f'font-family:monospace;width:9em">{label}</td>'
         f'<td style="white-space:pre-wrap;padding:2px 0">{"".join(pieces)}</td></tr>'
     )
 

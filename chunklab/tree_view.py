@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 __all__ = ["render_tree", "show_tree"]
 
 _STYLE = """<style>
-.chunklab-tree{font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:12.5px;line-height:1.5;max-height:%dpx;overflow-y:auto;border:1px solid #ddd;padding:6px 8px;background:#fff;color:#111}
+.chunklab-tree{font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:12.5px;line-height:1.5;\
+max-height:%dpx;overflow-y:auto;border:1px solid #ddd;padding:6px 8px;background:#fff;color:#111}
 .chunklab-tree .ct-row{display:flex;align-items:center;gap:8px;white-space:nowrap;border-radius:3px}
 .chunklab-tree .ct-row:hover{background:#f1f1f1}
 .chunklab-tree .ct-title{flex:1 1 auto;overflow:hidden;text-overflow:ellipsis}
 .chunklab-tree .ct-piece{color:#666;font-style:italic}
 .chunklab-tree .ct-kind{font-size:10px;color:#fff;border-radius:3px;padding:0 4px;background:#555}
-.chunklab-tree .ct-size{font-family:var(--jp-code-font-family,monospace);font-size:11px;color:#444;width:64px;text-align:right}
+.chunklab-tree .ct-size{font-family:var(--jp-code-font-family,monospace);font-size:11px;color:#444;\
+width:64px;text-align:right}
 .chunklab-tree .ct-track{position:relative;width:140px;height:8px;background:#eee;border-radius:2px;flex:none}
 .chunklab-tree .ct-span{position:absolute;top:0;height:8px;border-radius:2px;min-width:2px}
 .chunklab-tree .ct-note{font-size:11px;color:#666;margin-top:4px}
@@ -95,7 +97,8 @@ def _row(node: Node, text: str, total: int) -> str:
         f'data-level="{node.depth}" data-start="{node.start}" data-end="{node.end}">'
         f'<span class="ct-kind" style="background:{_KIND_COLOUR.get(node.kind, "#555")}">{node.kind}</span>{label}'
         f'<span class="ct-size">{size:,}</span>'
-        f'<span class="ct-track"><span class="ct-span" style="left:{left:.2f}%;width:{width:.2f}%;background:{colour}"></span></span>'
+        '<span class="ct-track"><span class="ct-span" '
+        f'style="left:{left:.2f}%;width:{width:.2f}%;background:{colour}"></span></span>'
         "</div>"
     )
 

@@ -26,11 +26,13 @@ _GAP_COLOUR = "#9a9a9a"
 _STYLE = """<style>
 .chunklab-view{font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:13px;line-height:1.75}
 .chunklab-view .cl-stats{font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:0 0 6px;color:#333}
-.chunklab-view .cl-text{white-space:pre-wrap;word-break:break-word;border:1px solid #ddd;padding:8px 10px;max-height:%dpx;overflow-y:auto;color:#111;background:#fff}
+.chunklab-view .cl-text{white-space:pre-wrap;word-break:break-word;border:1px solid #ddd;padding:8px 10px;\
+max-height:%dpx;overflow-y:auto;color:#111;background:#fff}
 .chunklab-view .cl-seg{border-radius:2px}
 .chunklab-view .cl-gap{color:%s}
 .chunklab-view .cl-overlap{outline:1px dashed #222;outline-offset:-1px}
-.chunklab-view .cl-mark{font-size:9px;font-weight:700;color:#fff;background:#222;border-radius:3px;padding:0 3px;margin-right:1px;vertical-align:super;user-select:none}
+.chunklab-view .cl-mark{font-size:9px;font-weight:700;color:#fff;background:#222;border-radius:3px;padding:0 3px;\
+margin-right:1px;vertical-align:super;user-select:none}
 .chunklab-view .cl-note{font-size:11px;color:#666;margin-top:4px}
 .chunklab-view .cl-legend{font-size:12px;margin:0 0 6px}
 .chunklab-view .cl-key{padding:0 6px;margin-right:6px;border-radius:2px;color:#111}

@@ -16,7 +16,9 @@ MARKDOWN = (
 
 def test_markdown_blocks_kinds_spans_and_crlf():
     blocks = markdown_blocks(MARKDOWN)
-    assert [b.kind for b in blocks] == ["heading", "paragraph", "heading", "code", "list", "table", "image", "quote", "rule"]
+    assert [b.kind for b in blocks] == [
+        "heading", "paragraph", "heading", "code", "list", "table", "image", "quote", "rule"
+    ]
     texts = [MARKDOWN[b.start : b.end] for b in blocks]
     assert texts[1] == "Intro line one\r\nline two."
     assert texts[3].startswith("```bash") and texts[3].endswith("```") and "# not a heading" in texts[3]

@@ -346,7 +346,9 @@ class _Headed(FixedSizeChunker):
 
     def __call__(self, text, source=None):
         context = {"context": "zebra"} if source == "b" else {}
-        return [Chunk(c.text, c.start, c.end, c.index, {**c.metadata, **context}) for c in super().__call__(text, source)]
+        return [
+            Chunk(c.text, c.start, c.end, c.index, {**c.metadata, **context}) for c in super().__call__(text, source)
+        ]
 
 
 def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():

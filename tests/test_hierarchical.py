@@ -170,7 +170,9 @@ def test_every_level_is_a_partition_of_the_leaves() -> None:
 def test_levels_of_a_contract() -> None:
     chunker = HierarchicalChunker()
     top = chunker.clone(level=1)(CONTRACT)
-    assert [c.metadata["section"] for c in top] == ["MASTER AGREEMENT", "1. DEFINITIONS", "2. SERVICES", "SCHEDULE 1: FEES"]
+    assert [c.metadata["section"] for c in top] == [
+        "MASTER AGREEMENT", "1. DEFINITIONS", "2. SERVICES", "SCHEDULE 1: FEES"
+    ]
     items = [c for c in chunker(CONTRACT) if c.metadata["section"].endswith("(b)")]
     assert len(items) == 1 and items[0].text == "(b) report incidents; and"
     assert items[0].metadata["section"] == "2. SERVICES > 2.2 > (b)"
@@ -184,7 +186,10 @@ def test_a_section_that_fits_one_piece_is_itself_a_leaf_and_a_bare_heading_gets_
     linux = next(n for n in root.walk() if n.title == "Linux")
     assert linux.is_leaf and linux.kind == "section"
     guide = next(n for n in root.walk() if n.title == "Guide")
-    assert guide.children[0].kind == "piece" and "Intro paragraph" in MARKDOWN[guide.children[0].start : guide.children[0].end]
+    assert (
+        guide.children[0].kind == "piece"
+        and "Intro paragraph" in MARKDOWN[guide.children[0].start : guide.children[0].end]
+    )
     bare = HierarchicalChunker().tree("# Top\n\n## Child\n\nText.")
     top = bare.children[0]
     assert [c.kind for c in top.children] == ["section"], "a heading followed by its subsection has no piece"
@@ -206,7 +211,10 @@ def test_size_contract_in_tokens_and_long_sections_split_at_blocks() -> None:
 
 
 def test_html_headings() -> None:
-    page = "<html><body><h1>Pools</h1><p>About pools.</p><section><h2>Crabs</h2><p>Crabs hide.</p></section></body></html>"
+    page = (
+        "<html><body><h1>Pools</h1><p>About pools.</p>"
+        "<section><h2>Crabs</h2><p>Crabs hide.</p></section></body></html>"
+    )
     chunks = HierarchicalChunker()(page)
     assert [c.metadata["section"] for c in chunks] == ["Pools", "Pools > Crabs"]
     assert chunks[1].text == "<h2>Crabs</h2><p>Crabs hide.</p>"
@@ -214,7 +222,10 @@ def test_html_headings() -> None:
 
 def test_oversized_tables_and_lists_are_split_between_rows_and_items() -> None:
     rows = "".join(f"<tr>\n  <td>station {i}</td>\n  <td>{i * 7} mm</td>\n</tr>\n" for i in range(40))
-    page = f"<html><body><h2>Rain</h2>\n<table>\n<thead><tr><th>where</th><th>rain</th></tr></thead>\n{rows}</table></body></html>"
+    page = (
+        "<html><body><h2>Rain</h2>\n<table>\n<thead><tr><th>where</th><th>rain</th></tr></thead>\n"
+        f"{rows}</table></body></html>"
+    )
     chunks = HierarchicalChunker(max_size=300)(page)
     assert len(chunks) > 3 and all(len(c) <= 300 for c in chunks)
     row_spans = [(m.start(), m.end()) for m in re.finditer(r"<tr>.*?</tr>", page, re.S)]
@@ -239,7 +250,11 @@ def test_bad_parameters() -> None:
 
 MARKDOWN_SECTIONS = st.lists(
     st.tuples(st.integers(1, 4), st.sampled_from(["Alpha", "Beta", "Gamma"]), st.integers(0, 3)), max_size=12
-).map(lambda parts: "\n\n".join(f"{'#' * level} {title}\n\n" + "Some words here. " * (5 * n) for level, title, n in parts))
+).map(
+    lambda parts: "\n\n".join(
+        f"{'#' * level} {title}\n\n" + "Some words here. " * (5 * n) for level, title, n in parts
+    )
+)
 
 
 @given(MARKDOWN_SECTIONS, st.integers(0, 5), st.sampled_from([60, 200, 1000]))
@@ -352,7 +367,10 @@ def test_expansion_through_compare() -> None:
     }
     for row in rows.values():
         assert 0 < row["retrieved_chars"] <= 1500
-    assert rows["small_to_big"]["recall"] != rows["flat"]["recall"] or rows["small_to_big"]["iou"] != rows["flat"]["iou"]
+    assert (
+        rows["small_to_big"]["recall"] != rows["flat"]["recall"]
+        or rows["small_to_big"]["iou"] != rows["flat"]["iou"]
+    )
 
 
 # -- the tree drawn -----------------------------------------------------------------------------------
@@ -361,7 +379,9 @@ def test_tree_view_draws_every_row_with_its_span() -> None:
     markup = render_tree(root, CONTRACT)
     assert f'data-nodes="{len(list(root.walk()))}"' in markup
     for node in root.walk():
-        assert f'data-node="{node.id}" data-level="{node.depth}" data-start="{node.start}" data-end="{node.end}"' in markup
+        assert (
+            f'data-node="{node.id}" data-level="{node.depth}" data-start="{node.start}" data-end="{node.end}"' in markup
+        )
     shallow = render_tree(root, CONTRACT, max_depth=1, pieces=False)
     assert shallow.count('class="ct-row"') == 1 + len([n for n in root.children if n.kind != "piece"])
     assert "more rows not shown" in render_tree(root, CONTRACT, max_rows=3)

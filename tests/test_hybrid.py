@@ -80,7 +80,9 @@ def test_each_part_goes_to_its_own_rule():
     assert code[0].metadata["definitions"] == ["def warm", "def drain"]
     image = by_modality(chunks, "image")
     assert len(image) == 1 and image[0].metadata["path"] == "figure.png"
-    assert image[0].metadata["context"].endswith("Image: Hit rate by size. The figure shows the hit rate rising with size.")
+    assert image[0].metadata["context"].endswith(
+        "Image: Hit rate by size. The figure shows the hit rate rising with size."
+    )
 
 
 def test_code_too_big_for_one_chunk_is_cut_between_definitions():
@@ -123,7 +125,10 @@ def test_small_pieces_join_a_neighbour_section_or_rows_of_their_table():
     assert merged[0].metadata["section_span"] == (text.index("## A"), text.index("## C") - 2)
     rows = by_modality(chunks_of(MIXED, min_size=25), "table")
     assert [c.metadata["rows"] for c in rows] == [[1], [2, 3]]  # the first row chunk spans the header lines
-    assert rows[1].metadata["records"] == [{"Size (MB)": "128", "Hit rate (%)": "55.7"}, {"Size (MB)": "256", "Hit rate (%)": "63.2"}]
+    assert rows[1].metadata["records"] == [
+        {"Size (MB)": "128", "Hit rate (%)": "55.7"},
+        {"Size (MB)": "256", "Hit rate (%)": "63.2"},
+    ]
     assert rows[1].metadata["markdown"].endswith("| 128 | 55.7 |\n| 256 | 63.2 |")
     code = by_modality(chunks_of(MIXED, max_size=80, min_size=79), "code")
     assert len(code) == 2  # code is never merged
@@ -164,7 +169,10 @@ def test_semantic_packing_cuts_where_the_topic_changes():
     text = "The cat sat. The cat slept. The car drove. The car stopped. The car turned. The car parked."
     balanced = chunks_of(text, max_size=65, min_size=0)
     semantic = chunks_of(text, max_size=65, min_size=0, prose="semantic", embedder=topic_embedder)
-    assert [c.text for c in semantic] == ["The cat sat. The cat slept.", "The car drove. The car stopped. The car turned. The car parked."]
+    assert [c.text for c in semantic] == [
+        "The cat sat. The cat slept.",
+        "The car drove. The car stopped. The car turned. The car parked.",
+    ]
     assert len(balanced) == 2 and balanced[0].text.endswith("The car drove.")  # even sizes, mixed topics
 
 
@@ -179,10 +187,14 @@ def test_plain_text_clauses_and_a_contents_list():
 
 
 def test_titles():
-    assert document_title("The River That Learned to Count\n\nBy a writer.", "text") == "The River That Learned to Count"
+    assert (
+        document_title("The River That Learned to Count\n\nBy a writer.", "text") == "The River That Learned to Count"
+    )
     assert document_title("It was raining.\nMore.", "text") == ""
     assert document_title("a,b\n1,2\n", "csv") == ""
-    assert document_title("<!doctype html><html><body><h1>Field Guide</h1><p>x</p></body></html>", "html") == "Field Guide"
+    assert (
+        document_title("<!doctype html><html><body><h1>Field Guide</h1><p>x</p></body></html>", "html") == "Field Guide"
+    )
 
 
 def test_pages_keep_running_headers_and_footers_off_chunk_edges():

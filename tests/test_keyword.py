@@ -162,7 +162,8 @@ def test_many_matches_stay_linear() -> None:
     assert timings[1] < 30 * max(timings[0], 1e-3), timings
 
 
-@given(st.lists(st.sampled_from(["Q: why?", "A: because.", "Note: x", "plain words here", "", "=== Q: odd ==="]), max_size=40),
+@given(st.lists(st.sampled_from(["Q: why?", "A: because.", "Note: x", "plain words here", "", "=== Q: odd ==="]),
+                max_size=40),
        st.sampled_from(["line_start", "heading", "anywhere"]), st.integers(20, 300))
 def test_offsets_and_labels_on_generated_transcripts(lines, where, max_size) -> None:
     text = "\n".join(lines)

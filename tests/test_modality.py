@@ -99,7 +99,8 @@ def test_prose_chunks_never_span_two_sections():
 
 def test_html_and_csv_documents():
     html = "<html><body><h2>Find</h2><p>One. Two.</p><figure><img src='a.png' alt='Crab'>" \
-           "<figcaption>A hermit crab.</figcaption></figure><table><tr><th>k</th></tr><tr><td>v</td></tr></table></body></html>"
+           "<figcaption>A hermit crab.</figcaption></figure>" \
+           "<table><tr><th>k</th></tr><tr><td>v</td></tr></table></body></html>"
     chunks = ModalityChunker()(html)
     assert [c.metadata["modality"] for c in chunks] == ["prose", "image", "table"]
     assert chunks[1].metadata["caption"] == "A hermit crab." and chunks[1].metadata["path"] == "a.png"

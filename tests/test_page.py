@@ -27,7 +27,11 @@ def test_pages_split_at_form_feeds_and_furniture_found():
     layout = page_layout(PAGES)
     assert len(layout.pages) == 3
     furniture = [PAGES[s:e] for s, e in layout.furniture]
-    assert furniture == ["ACME Annual Review", "Page 1 of 3", "ACME Annual Review", "Page 2 of 3", "ACME Annual Review", "Page 3 of 3"]
+    assert furniture == [
+        "ACME Annual Review", "Page 1 of 3",
+        "ACME Annual Review", "Page 2 of 3",
+        "ACME Annual Review", "Page 3 of 3",
+    ]
     assert PAGES[slice(*layout.bodies[0])] == "Revenue grew in every region.\nCosts fell slightly."
 
 
@@ -47,7 +51,9 @@ def test_a_sentence_is_carried_over_the_page_break():
     assert [c.metadata["pages"] for c in chunks] == [[1], [2, 3], [3]]
     carried = chunks[1]
     assert carried.text.endswith("schedule in May.") and "Page 2 of 3" in carried.text  # the exact span
-    assert carried.metadata["clean_text"] == "The board met four times. The new plant in Dunmore opened on\nschedule in May."
+    assert carried.metadata["clean_text"] == (
+        "The board met four times. The new plant in Dunmore opened on\nschedule in May."
+    )
     assert chunks[2].text == "Output doubled by the autumn."
 
 

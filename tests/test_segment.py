@@ -106,9 +106,14 @@ def test_spacy_model_uses_the_parser_and_is_cached() -> None:
 
 
 def test_sentences_flow_across_a_page_break_but_not_a_blank_line() -> None:
-    text = "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight. Next one.\n\nNew paragraph."
+    text = (
+        "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\n"
+        "moved more freight. Next one.\n\nNew paragraph."
+    )
     assert texts(text, sentence_spans(text)) == [
-        "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight.", "Next one.", "New paragraph.",
+        "The fleet drove far, and we\nPage 3 of 10\n\n\fReport header\nmoved more freight.",
+        "Next one.",
+        "New paragraph.",
     ]
 
 

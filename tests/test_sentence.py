@@ -85,7 +85,8 @@ def test_parameters_are_checked_and_chunkers_pickle() -> None:
 
 
 @given(
-    text=st.lists(st.sampled_from(["Dr. Lee left.", "It rained!", "v2.1.0 shipped.", "- item", "e.g. this", "\n\n", "\r\n"]),
+    text=st.lists(st.sampled_from(["Dr. Lee left.", "It rained!", "v2.1.0 shipped.", "- item", "e.g. this",
+                                   "\n\n", "\r\n"]),
                   max_size=40).map(" ".join),
     limit=st.integers(5, 80),
     overlap=st.integers(0, 3),

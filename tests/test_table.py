@@ -35,7 +35,12 @@ HTML = """<html><body><h2>Species</h2>
 <tr><td>Sea lemon</td><td>12 cm</td></tr></tbody></table>
 <p>After the table.</p></body></html>"""
 
-CSV = 'date,station,notes\n2025-10-01,"Port Ellis, North Pier","Waves over\nthe pier, ""severe"""\n2025-10-02,Skerra Rock,\n2025-10-03,Tern Island,calm\n'
+CSV = (
+    'date,station,notes\n'
+    '2025-10-01,"Port Ellis, North Pier","Waves over\nthe pier, ""severe"""\n'
+    '2025-10-02,Skerra Rock,\n'
+    '2025-10-03,Tern Island,calm\n'
+)
 
 
 def table_chunks(chunks):
@@ -79,7 +84,9 @@ def test_csv_records_with_quoted_commas_and_newlines():
     assert [(c.start, c.end) for c in chunks[1:]] == records[2:]
     assert (chunks[0].start, chunks[0].end) == (records[0][0], records[1][1])
     first = chunks[0].metadata["records"][0]
-    assert first == {"date": "2025-10-01", "station": "Port Ellis, North Pier", "notes": 'Waves over\nthe pier, "severe"'}
+    assert first == {
+        "date": "2025-10-01", "station": "Port Ellis, North Pier", "notes": 'Waves over\nthe pier, "severe"'
+    }
     frame = pd.DataFrame([r for c in chunks for r in c.metadata["records"]])
     assert frame.shape == (3, 3) and list(frame.columns) == ["date", "station", "notes"]
 

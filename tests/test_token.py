@@ -34,7 +34,9 @@ TEXT = (
     "https://example.org/a?b=1&c=2 v2.1.0   $3.50\t(x+y)^2 e\u0301 \u200b end."
 ) * 3
 
-PIECES = st.sampled_from(["the", "Café", "naïve", "東京", "😀", "e\u0301", "unbelievable", "x" * 30, "3.5%", "—", ".", "\u200b"])
+PIECES = st.sampled_from(
+    ["the", "Café", "naïve", "東京", "😀", "e\u0301", "unbelievable", "x" * 30, "3.5%", "—", ".", "\u200b"]
+)
 TEXTS = st.lists(st.tuples(PIECES, st.sampled_from([" ", "", "\n", "\r\n\r\n", "  "])), max_size=80).map(
     lambda pairs: "".join(p + s for p, s in pairs)
 )

@@ -118,7 +118,9 @@ def _span_table(mentions: Sequence[Mention] | Sequence[tuple[int, int]] | np.nda
 
 
 def move_out_of_entities(
-    boundaries: Iterable[int], mentions: Sequence[Mention] | Sequence[tuple[int, int]], side: Literal["start", "end"] = "start"
+    boundaries: Iterable[int],
+    mentions: Sequence[Mention] | Sequence[tuple[int, int]],
+    side: Literal["start", "end"] = "start",
 ) -> list[int]:
     """Each boundary that falls strictly inside a mention, moved to that mention's start (or end).
 
@@ -218,7 +220,9 @@ class EntityChunker(UnitSized, Chunker):
         """Labels must be spaCy's; `min_size` below `max_size`."""
         unknown = sorted(set(self.labels) - set(ALL_LABELS))
         if unknown:
-            raise ParameterError(f"EntityChunker: parameter 'labels' has unknown labels {unknown}; allowed: {list(ALL_LABELS)}")
+            raise ParameterError(
+                f"EntityChunker: parameter 'labels' has unknown labels {unknown}; allowed: {list(ALL_LABELS)}"
+            )
         self.require_smaller("min_size", "max_size")
 
     def spans(self, text: str) -> Iterator[Span]:

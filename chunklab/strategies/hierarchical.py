@@ -174,7 +174,9 @@ def _node_metadata(node: Node) -> dict[str, Any]:
         "level": node.depth,
         "breadcrumb": list(node.breadcrumb),
         "section": section,
-        "parent": None if node.parent is None else {"id": node.parent.id, "start": node.parent.start, "end": node.parent.end},
+        "parent": (
+            None if node.parent is None else {"id": node.parent.id, "start": node.parent.start, "end": node.parent.end}
+        ),
         "children": [child.id for child in node.children],
     }
     if section:

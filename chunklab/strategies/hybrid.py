@@ -319,7 +319,9 @@ class HybridChunker(UnitSized, Chunker):
         self.require_smaller("min_size", "max_size")
         if self.title is not None and not isinstance(self.title, str):
             raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
-        for name, optional in (("sectioner", False), ("contextualize", True), ("propositions", True), ("embedder", True)):
+        for name, optional in (
+            ("sectioner", False), ("contextualize", True), ("propositions", True), ("embedder", True)
+        ):
             value = getattr(self, name)
             if not callable(value) and not (optional and value is None):
                 allowed = "a callable or None" if optional else "a callable"
@@ -329,8 +331,14 @@ class HybridChunker(UnitSized, Chunker):
         """The chunks of `text`: routed, capped, merged, then given their context."""
         analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
         measure = self.measure_function()
-        vectors = _prose_vectors(text, self.fmt, self.sentence_method, self.sectioner, self.embedder) if self.prose == "semantic" else {}
-        pieces = [piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))]
+        vectors = (
+            _prose_vectors(text, self.fmt, self.sentence_method, self.sectioner, self.embedder)
+            if self.prose == "semantic"
+            else {}
+        )
+        pieces = [
+            piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))
+        ]
         pieces = _merge(text, pieces, self.min_size, self.max_size, measure)
         title = analysis.title if self.title is None else self.title
         for index, piece in enumerate(pieces):
@@ -373,8 +381,16 @@ class HybridChunker(UnitSized, Chunker):
             block = run.part
             caption = str(block.attrs.get("caption", ""))
             alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
-            metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
-            return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in fit(text, block.start, block.end, limit, measure)]
+            metadata = {
+                "alt": block.title,
+                "path": block.info,
+                "caption": caption,
+                "header": f"{alt} {caption}".strip(),
+            }
+            return [
+                _Piece(s, e, "image", run.section, metadata=dict(metadata))
+                for s, e in fit(text, block.start, block.end, limit, measure)
+            ]
         out = []
         packed = balanced_pack(text, run.units, limit, measure) if vectors is None else semantic_pack(
             text, run.units, vectors, limit, measure
@@ -457,7 +473,9 @@ def semantic_pack(
 _PROSE = frozenset({"prose", "list"})
 
 
-def _merge(text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]) -> list[_Piece]:
+def _merge(
+    text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]
+) -> list[_Piece]:
     """The lower size cap, in two linear passes. Forward: a piece that holds only headings, or one
     still smaller than `min_size`, takes in the piece after it. Backward: a piece still smaller
     than `min_size` (the last of its kind) joins the piece before it. Pieces join only when they

@@ -64,7 +64,9 @@ def _paragraph_starts(text: str) -> Iterator[int]:
         yield m.end()
 
 
-def suggest_keywords(text: str, min_count: int = 2, max_keywords: int = 5, case_sensitive: bool = False) -> tuple[str, ...]:
+def suggest_keywords(
+    text: str, min_count: int = 2, max_keywords: int = 5, case_sensitive: bool = False
+) -> tuple[str, ...]:
     """Keywords that open sections of `text`, proposed from the text itself.
 
     A candidate is the first word of a paragraph (after indentation and decoration such as "=== ")
@@ -134,12 +136,15 @@ class KeywordChunker(UnitSized, Chunker):
         """Keywords must be non-blank; the pattern must compile."""
         blank = [k for k in self.keywords if not k.strip()]
         if blank:
-            raise ParameterError(f"KeywordChunker: parameter 'keywords' must hold non-blank strings, got {self.keywords!r}")
+            raise ParameterError(
+                f"KeywordChunker: parameter 'keywords' must hold non-blank strings, got {self.keywords!r}"
+            )
         try:
             _compiled(self.pattern, self.case_sensitive)
         except re.error as error:
             raise ParameterError(
-                f"KeywordChunker: parameter 'pattern' must be a valid regular expression, got {self.pattern!r} ({error})"
+                "KeywordChunker: parameter 'pattern' must be a valid regular expression, "
+                f"got {self.pattern!r} ({error})"
             ) from None
 
     def active_keywords(self, text: str) -> tuple[str, ...]:
@@ -187,7 +192,9 @@ def _keyword_regex(keywords: tuple[str, ...], where: MatchWhere, case_sensitive:
     if not keywords:
         return None
     words = "|".join(
-        (r"(?<!\w)" if k[0].isalnum() or k[0] == "_" else "") + re.escape(k) + (r"(?!\w)" if k[-1].isalnum() or k[-1] == "_" else "")
+        (r"(?<!\w)" if k[0].isalnum() or k[0] == "_" else "")
+        + re.escape(k)
+        + (r"(?!\w)" if k[-1].isalnum() or k[-1] == "_" else "")
         for k in sorted(set(keywords), key=len, reverse=True)
     )
     lead = _LINE_START + _LEAD if where == "line_start" else ""
@@ -219,7 +226,9 @@ def _label(matched: str, keywords: tuple[str, ...] | None, case_sensitive: bool)
     """The keyword as given for a keyword match (whatever its case in the text), else the match."""
     if keywords is None:
         return matched
-    return next((k for k in keywords if (k == matched if case_sensitive else k.casefold() == matched.casefold())), matched)
+    return next(
+        (k for k in keywords if (k == matched if case_sensitive else k.casefold() == matched.casefold())), matched
+    )
 
 
 def _line_start(text: str, pos: int) -> int:

@@ -217,7 +217,10 @@ def _definitions(text: str, block: Block) -> list[tuple[int, int, str]]:
     starts = [0, *(m.end() for m in _BREAK.finditer(piece))]
     cuts = _python_definitions(piece, starts) if block.info.lower() in _PYTHON else None
     if cuts is None:
-        return [(block.start + s, block.start + e, "") for s, e in paragraph_spans(piece)] or [(block.start, block.end, "")]
+        return (
+            [(block.start + s, block.start + e, "") for s, e in paragraph_spans(piece)]
+            or [(block.start, block.end, "")]
+        )
     out: list[tuple[int, int, str]] = []
     bounds = [(0, ""), *cuts, (len(piece), "")]
     for (s, name), (e, _) in zip(bounds, bounds[1:]):

@@ -176,7 +176,9 @@ class PageChunker(UnitSized, Chunker):
             if measure(text[start:end]) <= self.max_size:
                 pieces = [(start, end)]
             else:
-                pieces = [(s, e) for s, e, _, _ in pack(text, _sentences_within(text, start, end), self.max_size, measure)]
+                pieces = [
+                    (s, e) for s, e, _, _ in pack(text, _sentences_within(text, start, end), self.max_size, measure)
+                ]
             for s, e in pieces:
                 yield s, e, _metadata(text, layout, s, e)
 

@@ -45,8 +45,8 @@ class TableChunker(UnitSized, Chunker):
       ``context="none"`` leaves it out, which is the plain row-based chunker (one row, no header).
     * Text outside tables (``other_text="paragraphs"``): its blocks (paragraphs, headings, lists,
       code; for plain text, blank-line paragraphs) are packed whole up to `max_size`, never across
-      a table, with ``in_table=False``; a block too big for one chunk is cut between its lines. ``other_text="skip"`` leaves it out of every chunk, for an
-      index of tables alone.
+      a table, with ``in_table=False``; a block too big for one chunk is cut between its lines.
+      ``other_text="skip"`` leaves it out of every chunk, for an index of tables alone.
 
     Size contract: every chunk measures at most `max_size`. A single row (or a header) longer than
     that is the one thing cut inside: at word boundaries, its pieces marked ``partial_row=True``.

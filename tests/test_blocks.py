@@ -3,9 +3,10 @@
 import pytest
 
 from chunklab import list_documents, load_document
-from chunklab.blocks import document_blocks, guess_format, heading_trails
-from chunklab.html_blocks import html_blocks, iter_elements, parse_html, text_content
-from chunklab.markdown_blocks import markdown_blocks
+from chunklab.formats.blocks import heading_trails
+from chunklab.formats.html import html_blocks, iter_elements, parse_html, text_content
+from chunklab.formats.markdown import markdown_blocks
+from chunklab.formats.parse import document_blocks, guess_format
 
 MARKDOWN = (
     "# Install\r\n\r\nIntro line one\r\nline two.\r\n\r\n## Linux\r\n\r\n```bash\r\n# not a heading\r\n"

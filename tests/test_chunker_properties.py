@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from chunklab import CHUNKERS, Chunker
 from chunklab.core import ParameterError
-from chunklab.explore import control_specs
+from chunklab.viz.explorer import control_specs
 
 NAMES = sorted(CHUNKERS)
 

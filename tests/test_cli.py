@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from chunklab import load_document, load_questions
-from chunklab.cli import UsageError, _describe, main, make_chunker, parse_value
 from chunklab.core import CHUNKERS, ParameterError
-from chunklab.export import json_line, read_jsonl
-from chunklab.pipeline import chunk_file
+from chunklab.pipeline.cli import UsageError, _describe, main, make_chunker, parse_value
+from chunklab.pipeline.export import json_line, read_jsonl
+from chunklab.pipeline.files import chunk_file
 from chunklab.strategies import FixedSizeChunker
 
 CORPUS = ["manual", "report", "stations", "field_guide"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from chunklab import load_document
-from chunklab.blocks import document_blocks
+from chunklab.formats.parse import document_blocks
 from chunklab.strategies import CodeChunker
 from chunklab.strategies.code import code_spans
 

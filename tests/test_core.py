@@ -9,7 +9,7 @@ import pytest
 
 from chunklab import CHUNKERS, Chunk, Chunker
 from chunklab.core import ParameterError, register
-from chunklab.export import from_dicts, read_jsonl, to_dicts, to_langchain, to_llamaindex, write_jsonl
+from chunklab.pipeline.export import from_dicts, read_jsonl, to_dicts, to_langchain, to_llamaindex, write_jsonl
 from chunklab.strategies import FixedSizeChunker
 
 

@@ -10,16 +10,9 @@ import json
 
 import pytest
 
-from chunklab.corpus import (
-    KINDS,
-    QUESTION_KINDS,
-    Document,
-    data_dir,
-    list_documents,
-    load_document,
-    load_questions,
-)
-from chunklab.pdf import PAGE_SEPARATOR, read_pdf
+from chunklab.formats.corpus import KINDS, QUESTION_KINDS, data_dir, list_documents, load_document, load_questions
+from chunklab.formats.document import Document
+from chunklab.formats.pdf import PAGE_SEPARATOR, read_pdf
 
 DOCS = list_documents()
 QUESTIONS = load_questions()

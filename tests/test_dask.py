@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from chunklab import load_document
-from chunklab.cli import main
-from chunklab.dask import FRAME_COLUMNS, chunk_bag, chunk_dataframe, chunk_files, frame_records
-from chunklab.export import json_line
-from chunklab.pipeline import chunk_document
-from chunklab.readers import DocumentError
+from chunklab.formats.readers import DocumentError
+from chunklab.pipeline.cli import main
+from chunklab.pipeline.dask import FRAME_COLUMNS, chunk_bag, chunk_dataframe, chunk_files, frame_records
+from chunklab.pipeline.export import json_line
+from chunklab.pipeline.files import chunk_document
 from chunklab.strategies import FixedSizeChunker
 
 NAMES = ["manual", "report", "stations", "support", "lab_notes"]

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunklab.embed import (
+from chunklab.models.embed import (
     MINILM_MAX_POSITIONS,
     MiniLMEmbedder,
     TfidfEmbedder,
@@ -14,7 +14,7 @@ from chunklab.embed import (
     default_embedder,
     token_vectors,
 )
-from chunklab.length import token_spans
+from chunklab.text.length import token_spans
 
 TEXTS = ["The cat sat on the mat.", "A kitten rested on a rug.", "Bond yields rose after the central bank spoke.", ""]
 
@@ -163,7 +163,7 @@ def test_token_vectors_check_their_arguments():
 
 def test_late_chunking_retriever_through_compare():
     from chunklab import load_document
-    from chunklab.evaluate import RETRIEVERS, LateChunkingRetriever, compare
+    from chunklab.evaluation.comparison import RETRIEVERS, LateChunkingRetriever, compare
     from chunklab.strategies import FixedSizeChunker
 
     assert RETRIEVERS["late"] is LateChunkingRetriever

@@ -10,7 +10,6 @@ import pytest
 
 from chunklab import Chunk, load_document
 from chunklab.core import ParameterError
-from chunklab.length import count_tokens
 from chunklab.strategies import EntityChunker, FixedSizeChunker
 from chunklab.strategies.entity import (
     _mentions,
@@ -20,6 +19,7 @@ from chunklab.strategies.entity import (
     join_across_entities,
     move_out_of_entities,
 )
+from chunklab.text.length import count_tokens
 
 STORY = (
     "Marie Curie moved to Paris in 1891. Marie Curie studied physics at the Sorbonne.\n\n"

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from chunklab import CHUNKERS, Chunk, Document
-from chunklab.embed import TfidfEmbedder
-from chunklab.evaluate import (
+from chunklab.evaluation.comparison import (
     QUESTION_METRICS,
     RETRIEVERS,
     BM25Retriever,
@@ -25,6 +24,7 @@ from chunklab.evaluate import (
     structure_metrics,
     summarize,
 )
+from chunklab.models.embed import TfidfEmbedder
 from chunklab.strategies import FixedSizeChunker
 
 
@@ -296,8 +296,8 @@ def test_compare_on_the_real_corpus():
 
 
 def test_excerpts_kept_whole_counts_excerpts_inside_one_chunk():
-    from chunklab.corpus import Document
-    from chunklab.evaluate import excerpts_kept_whole
+    from chunklab.evaluation.comparison import excerpts_kept_whole
+    from chunklab.formats.document import Document
     from chunklab.strategies import FixedSizeChunker
 
     text = "abcdefghij" * 3

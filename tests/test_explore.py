@@ -10,8 +10,8 @@ from typing import Callable, Literal
 import pytest
 
 from chunklab import CHUNKERS, Chunker, explore
-from chunklab.explore import control_specs
 from chunklab.strategies import FixedSizeChunker
+from chunklab.viz.explorer import control_specs
 
 TEXT = "The tide turned at noon. Gulls rose over the pier, and the boats came home. " * 20
 

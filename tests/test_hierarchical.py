@@ -11,14 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab import load_document, load_questions
-from chunklab.clauses import clause_headings
 from chunklab.core import ParameterError
-from chunklab.embed import TfidfEmbedder
-from chunklab.evaluate import compare
-from chunklab.expand import auto_merge, flat, small_to_big
-from chunklab.export import read_jsonl, write_jsonl
+from chunklab.evaluation.comparison import compare
+from chunklab.evaluation.expand import auto_merge, flat, small_to_big
+from chunklab.formats.clauses import clause_headings
+from chunklab.models.embed import TfidfEmbedder
+from chunklab.pipeline.export import read_jsonl, write_jsonl
 from chunklab.strategies import HierarchicalChunker
-from chunklab.tree_view import render_tree
+from chunklab.viz.tree import render_tree
 
 MARKDOWN = """# Guide
 

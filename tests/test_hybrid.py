@@ -12,8 +12,6 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.core import Chunk, ParameterError
-from chunklab.llm import LLMContext, LLMPropositions, LLMSectioner, OpenAICompatible
-from chunklab.pack import pack
 from chunklab.strategies import HybridChunker
 from chunklab.strategies.hybrid import (
     ExtractiveContext,
@@ -23,6 +21,8 @@ from chunklab.strategies.hybrid import (
     extractive_propositions,
     structure_sections,
 )
+from chunklab.strategies.llm import LLMContext, LLMPropositions, LLMSectioner, OpenAICompatible
+from chunklab.text.pack import pack
 
 MIXED = """# Cache Guide
 
@@ -294,7 +294,7 @@ def test_chunker_pickles_to_an_equal_chunker_with_its_callables():
 
 # -- the goal -------------------------------------------------------------------------------------
 def test_the_goal_holds_with_bm25_on_the_whole_corpus():
-    from chunklab.goal import check_goal
+    from chunklab.evaluation.goal import check_goal
 
     goal = check_goal(retrievers=("bm25",))
     assert goal.met, goal.verdict.to_string()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chunklab import explore, load_document
 from chunklab.core import ParameterError
-from chunklab.export import read_jsonl, write_jsonl
+from chunklab.pipeline.export import read_jsonl, write_jsonl
 from chunklab.strategies import KeywordChunker
 from chunklab.strategies.keyword import keyword_counts, suggest_keywords
 

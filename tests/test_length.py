@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.length import count_tokens, count_words, length_function, token_spans
+from chunklab.text.length import count_tokens, count_words, length_function, token_spans
 
 TEXT = "Dr. Ellis said “naïve” 東京 👨‍👩‍👧 café.\r\n\r\nVersion v2.1.0 costs $3.50 — see https://x.org/a?b=1."
 
@@ -41,7 +41,7 @@ def test_minilm_counts_add_up_over_whitespace():
 
 
 def test_tokenizer_objects_measure_like_their_names():
-    from chunklab.resources import hf_tokenizer, tiktoken_encoding
+    from chunklab.models.resources import hf_tokenizer, tiktoken_encoding
 
     for obj, name in [(hf_tokenizer("minilm"), "minilm"), (tiktoken_encoding(), "cl100k")]:
         assert token_spans(TEXT, obj) == token_spans(TEXT, name)
@@ -57,7 +57,7 @@ def test_tokenizer_objects_measure_like_their_names():
 def test_a_truncating_tokenizer_object_is_read_whole():
     from tokenizers import Tokenizer
 
-    from chunklab.resources import hf_tokenizer
+    from chunklab.models.resources import hf_tokenizer
 
     truncating = Tokenizer.from_str(hf_tokenizer("minilm").backend_tokenizer.to_str())
     truncating.enable_truncation(max_length=8)
@@ -73,8 +73,8 @@ TRICKY_PIECES = ["a", " ", "é", "e\u0301", "😀", "👍🏽", "東", "\n", "ß
 def test_cl100k_token_starts_are_tiktokens_own(text):
     """The array arithmetic behind `token_spans` for tiktoken gives `decode_with_offsets`' offsets,
     tokens that start inside a multi-byte character included."""
-    from chunklab.length import _tiktoken_starts
-    from chunklab.resources import tiktoken_encoding
+    from chunklab.models.resources import tiktoken_encoding
+    from chunklab.text.length import _tiktoken_starts
 
     encoding = tiktoken_encoding()
     ids = encoding.encode_ordinary(text)
@@ -85,7 +85,7 @@ def test_cl100k_token_starts_are_tiktokens_own(text):
 def test_cl100k_spans_of_special_token_text_and_surrogates_are_tiktokens_own(text):
     """Special-token text is ordinary text (as for ``encode_ordinary``), and a text with surrogates,
     which tiktoken repairs before encoding, gets the offsets tiktoken reports."""
-    from chunklab.resources import tiktoken_encoding
+    from chunklab.models.resources import tiktoken_encoding
 
     encoding = tiktoken_encoding()
     ids = encoding.encode_ordinary(text)
@@ -94,7 +94,7 @@ def test_cl100k_spans_of_special_token_text_and_surrogates_are_tiktokens_own(tex
 
 
 def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():
-    from chunklab.resources import tiktoken_encoding
+    from chunklab.models.resources import tiktoken_encoding
 
     encoding = tiktoken_encoding()
 
@@ -107,7 +107,7 @@ def test_a_tiktoken_like_object_without_the_byte_api_uses_decode_with_offsets():
 
 @given(st.lists(st.sampled_from(["a", "bc", " ", "\n", "\u3000", "é"]), max_size=40).map("".join), st.data())
 def test_span_measure_answers_like_measuring_the_slice(text, data):
-    from chunklab.length import span_measure
+    from chunklab.text.length import span_measure
 
     start = data.draw(st.integers(0, len(text)))
     end = data.draw(st.integers(start, len(text)))
@@ -125,7 +125,7 @@ def test_span_measure_answers_like_measuring_the_slice(text, data):
 def test_minilm_span_counts_are_the_counts_of_the_slices(text, data):
     """Counting MiniLM tokens of spans from the text's own tokenization gives the count of the
     slice tokenized alone, wherever the span's ends fall (inside a word, next to an accent...)."""
-    from chunklab.length import span_measure
+    from chunklab.text.length import span_measure
 
     tokens = span_measure(text, length_function("tokens", "minilm"))
     for _ in range(5):

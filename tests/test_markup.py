@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from chunklab import load_document
-from chunklab.blocks import document_blocks
-from chunklab.html_blocks import iter_elements, parse_html
-from chunklab.metrics import structure_metrics
-from chunklab.segment import sentence_spans
+from chunklab.evaluation.metrics import structure_metrics
+from chunklab.formats.html import iter_elements, parse_html
+from chunklab.formats.parse import document_blocks
 from chunklab.strategies import FixedSizeChunker, HtmlChunker, MarkdownChunker
+from chunklab.text.sentences import sentence_spans
 
 GUIDE = """# Guide
 

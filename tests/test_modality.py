@@ -6,10 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab import load_document
-from chunklab.blocks import document_blocks
-from chunklab.explore import Explorer
+from chunklab.formats.parse import document_blocks
 from chunklab.strategies import ModalityChunker
 from chunklab.strategies.modality import MODALITIES, MODALITY_COLOURS
+from chunklab.viz.explorer import Explorer
 
 MIXED = """# Notes
 

@@ -32,9 +32,9 @@ SCRIPT = textwrap.dedent(
     matplotlib.use("Agg")
     import numpy as np
     from chunklab import CHUNKERS, load_document, list_documents
-    from chunklab import resources
-    from chunklab.segment import sentence_spans
-    from chunklab.viz import render_html, size_histogram
+    from chunklab.models import resources
+    from chunklab.text.sentences import sentence_spans
+    from chunklab.viz.chunks import render_html, size_histogram
 
     text = "Dr. Ada Brook met the U.S. team in Paris on 3 May 2024. It rained."
     assert len(sentence_spans(text, "punkt")) == 2
@@ -59,7 +59,7 @@ SCRIPT = textwrap.dedent(
     size_histogram(chunks).figure.savefig("/dev/null", format="png")
 
     import tempfile
-    from chunklab import store
+    from chunklab.pipeline import store
     from chunklab.strategies import FixedSizeChunker
 
     with tempfile.TemporaryDirectory() as folder:

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.length import length_function
-from chunklab.pack import fit, pack
-from chunklab.segment import sentence_spans
+from chunklab.text.length import length_function
+from chunklab.text.pack import fit, pack
+from chunklab.text.sentences import sentence_spans
 
 TEXT = "One two three. Four five six seven. Eight. Nine ten eleven twelve thirteen. Fourteen."
 UNITS = sentence_spans(TEXT)

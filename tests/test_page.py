@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from chunklab import load_document, load_questions
-from chunklab.pdf import PAGE_SEPARATOR, page_spans, read_pdf
+from chunklab.formats.pdf import PAGE_SEPARATOR, page_spans, read_pdf
 from chunklab.strategies import PageChunker
 from chunklab.strategies.page import page_layout
 

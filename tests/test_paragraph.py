@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.markdown_blocks import fence_spans
-from chunklab.segment import sentence_spans
+from chunklab.formats.markdown import fence_spans
 from chunklab.strategies import ParagraphChunker
+from chunklab.text.sentences import sentence_spans
 
 
 def texts(chunks) -> list[str]:

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from chunklab import list_documents, load_document, load_questions
-from chunklab.readers import (
+from chunklab.formats.readers import (
     DocumentError,
     DocumentNotFound,
     find_documents,

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.core import ParameterError
-from chunklab.length import count_tokens
-from chunklab.pack import fit, pack
-from chunklab.segment import line_spans, paragraph_spans, sentence_spans, word_spans
 from chunklab.strategies import RecursiveChunker
 from chunklab.strategies.recursive import recursive_runs
+from chunklab.text.length import count_tokens
+from chunklab.text.pack import fit, pack
+from chunklab.text.paragraphs import line_spans, paragraph_spans
+from chunklab.text.sentences import sentence_spans
+from chunklab.text.words import word_spans
 
 PARAGRAPH = "Paragraph {}: the pump stops when the float switch trips, and the alarm sounds in the control room."
 
@@ -145,7 +147,7 @@ def test_crlf_text_is_cut_at_its_line_ends():
 
 
 def reference_chunks(text: str, size: int) -> list[tuple[int, int]]:
-    """The recursive splitter written plainly: cut at each level with `chunklab.segment`, recurse
+    """The recursive splitter written plainly: cut at each level with `chunklab.text.sentences`, recurse
     into what is too big, merge consecutive siblings while they fit."""
     levels = [paragraph_spans, line_spans, sentence_spans, word_spans]
 
@@ -202,7 +204,7 @@ def test_bad_parameters_name_themselves():
         RecursiveChunker(separators=("paragraph", ""))
 
 
-# -- the character fast paths of chunklab.pack ------------------------------------------------------
+# -- the character fast paths of chunklab.text.pack ------------------------------------------------------
 @given(
     text=st.text(alphabet=st.sampled_from(list("ab \n\t\u3000é😀")), max_size=300),
     limit=st.integers(1, 40),

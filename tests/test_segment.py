@@ -8,15 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.segment import (
-    cut_spans,
-    line_spans,
-    paragraph_spans,
-    sentence_blocks,
-    sentence_spans,
-    trim_span,
-    word_spans,
-)
+from chunklab.text.paragraphs import line_spans, paragraph_spans
+from chunklab.text.sentences import sentence_blocks, sentence_spans
+from chunklab.text.spans import cut_spans, trim_span
+from chunklab.text.words import word_spans
 
 TRICKY = (
     'Dr. Smith paid $3.5 million to the U.S. agency, e.g. for sensors. '
@@ -139,7 +134,7 @@ def test_paragraph_breaks_found_from_the_line_feed_give_the_same_paragraphs(text
 def test_abbreviations_are_judged_on_their_whole_word(text: str) -> None:
     """`_is_abbreviation` looks back only a few characters; the word it would see in full gives the
     same answer."""
-    from chunklab.segment import _ABBREVIATIONS, _is_abbreviation
+    from chunklab.text.sentences import _ABBREVIATIONS, _is_abbreviation
 
     for dot in (i for i, char in enumerate(text) if char == "."):
         start = dot

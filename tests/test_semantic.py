@@ -17,8 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.explore import Explorer
-from chunklab.segment import paragraph_spans, sentence_spans
 from chunklab.strategies import SemanticChunker, SemanticClusterChunker
 from chunklab.strategies.semantic import (
     BREAKPOINT_METHODS,
@@ -28,6 +26,9 @@ from chunklab.strategies.semantic import (
     sentence_units,
     similarity_curve,
 )
+from chunklab.text.paragraphs import paragraph_spans
+from chunklab.text.sentences import sentence_spans
+from chunklab.viz.explorer import Explorer
 
 
 class WordHashEmbedder:
@@ -343,7 +344,7 @@ def test_similarity_plot_draws_curve_cutoff_breakpoints_and_chunks(embedder) -> 
     import matplotlib
 
     matplotlib.use("Agg")
-    from chunklab.curves import similarity_plot
+    from chunklab.viz.curves import similarity_plot
 
     text = topic_text((PETS, 10), (MONEY, 10), (SHIPS, 10))
     chunker = SemanticChunker(threshold=90, max_size=10_000, embedder=embedder)
@@ -360,7 +361,7 @@ def test_similarity_widget_switches_threshold_range_with_method(embedder) -> Non
     import matplotlib
 
     matplotlib.use("Agg")
-    from chunklab.curves import similarity_widget
+    from chunklab.viz.curves import similarity_widget
 
     text = topic_text((PETS, 8), (MONEY, 8))
     widget = similarity_widget(text, embedder=embedder)

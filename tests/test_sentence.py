@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.length import count_tokens
-from chunklab.segment import SENTENCE_METHODS, sentence_spans
 from chunklab.strategies import SentenceChunker
+from chunklab.text.length import count_tokens
+from chunklab.text.sentences import SENTENCE_METHODS, sentence_spans
 
 TEXT = (
     "Dr. Okafor checked gauge No. 5 at 6 a.m. on Friday. It read 3.45 metres, up 0.8 in an hour. "

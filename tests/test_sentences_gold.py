@@ -7,15 +7,15 @@ import re
 
 import pytest
 
-from chunklab.corpus import data_dir
-from chunklab.sentence_eval import (
+from chunklab.evaluation.sentence_boundaries import (
     GoldPassage,
     boundaries,
-    boundaries_html,
     boundary_scores,
     load_sentence_gold,
     score_splitters,
 )
+from chunklab.formats.corpus import data_dir
+from chunklab.viz.boundaries import boundaries_html
 
 PASSAGES = load_sentence_gold()
 

@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.length import token_spans
-from chunklab.segment import sentence_spans, word_spans
 from chunklab.strategies import SlidingWindowChunker
+from chunklab.text.length import token_spans
+from chunklab.text.sentences import sentence_spans
+from chunklab.text.words import word_spans
 
 PROSE = (
     "The creek rose 0.8 metres in forty minutes. Dr. Okafor read the gauge at 6 a.m. and called the chief. "

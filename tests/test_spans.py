@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.spans import CharCounter, containing, intersection, union
+from chunklab.text.spans import CharCounter, containing, intersection, union
 
 spans_st = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)).map(sorted).map(tuple), max_size=12)
 

@@ -11,13 +11,15 @@ import sys
 import numpy as np
 import pytest
 
-from chunklab import CHUNKERS, Chunk, load_document, load_questions, store
-from chunklab.cli import main
-from chunklab.embed import default_embedder
-from chunklab.evaluate import compare
-from chunklab.export import from_dicts, json_line
-from chunklab.pipeline import chunk_document
-from chunklab.retrieval import RETRIEVERS, ChromaRetriever, DenseRetriever
+from chunklab import CHUNKERS, Chunk, load_document, load_questions
+from chunklab.evaluation.comparison import compare
+from chunklab.evaluation.retrieval import RETRIEVERS, DenseRetriever
+from chunklab.models.embed import default_embedder
+from chunklab.pipeline import store
+from chunklab.pipeline.cli import main
+from chunklab.pipeline.export import from_dicts, json_line
+from chunklab.pipeline.files import chunk_document
+from chunklab.pipeline.store import ChromaRetriever
 from chunklab.strategies import FixedSizeChunker
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
@@ -174,7 +176,7 @@ def test_list_metadata_filters_by_membership_and_context_is_embedded(tmp_path):
 
 
 def test_chroma_retriever_returns_the_dense_top_k():
-    assert RETRIEVERS["chroma"] is ChromaRetriever and ChromaRetriever.name == "chroma"
+    assert "chroma" not in RETRIEVERS and ChromaRetriever.name == "chroma"
     docs = [load_document(name) for name in NAMES]
     chunks = [c for d in docs for c in CHUNKER(d.text, source=d.name)]
     texts = [c.text for c in chunks]
@@ -191,7 +193,7 @@ def test_chroma_retriever_returns_the_dense_top_k():
 
 
 def test_compare_with_the_chroma_retriever_matches_dense():
-    table = compare({"fixed": CHUNKER}, list(NAMES), retrievers=("dense", "chroma"), k=5, progress=False)
+    table = compare({"fixed": CHUNKER}, list(NAMES), retrievers=("dense", ChromaRetriever()), k=5, progress=False)
     metrics = ["recall@k", "recall", "precision", "iou"]
     dense, chroma = (table[table.retriever == r][metrics].to_numpy() for r in ("dense", "chroma"))
     assert np.array_equal(dense, chroma)
@@ -229,8 +231,9 @@ def test_cli_index_then_query(tmp_path, capsys):
 
 
 def test_importing_chunklab_does_not_import_chromadb():
-    code = ("import sys, chunklab, chunklab.evaluate, chunklab.cli; from chunklab.evaluate import RETRIEVERS; "
-            "assert 'chroma' in RETRIEVERS; "
+    code = ("import sys, chunklab, chunklab.evaluation.comparison, chunklab.pipeline.cli; "
+            "from chunklab.evaluation.retrieval import RETRIEVERS; "
+            "assert 'bm25' in RETRIEVERS; "
             "print(sorted(m for m in sys.modules if m.startswith(('chromadb', 'dask'))))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr

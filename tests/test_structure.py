@@ -4,15 +4,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.segment import trim_span
-
-from chunklab.structure import (
+from chunklab.formats.csv import csv_row_spans
+from chunklab.formats.unbreakable import (
     code_block_spans,
-    csv_row_spans,
     html_table_row_spans,
     markdown_table_row_spans,
     table_row_spans,
 )
+from chunklab.text.spans import trim_span
 
 
 def texts_of(text, spans):

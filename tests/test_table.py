@@ -1,4 +1,4 @@
-"""TableChunker and chunklab.tables: rows never cut, the header in every chunk's context, exact spans."""
+"""TableChunker and chunklab.formats.tables: rows never cut, the header in every chunk's context, exact spans."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab import load_document, load_questions
-from chunklab.evaluate import indexed_text
-from chunklab.structure import csv_row_spans
+from chunklab.evaluation.comparison import indexed_text
+from chunklab.formats.csv import csv_row_spans
+from chunklab.formats.tables import document_parts, looks_like_csv, resolve_format
 from chunklab.strategies import TableChunker
-from chunklab.tables import document_parts, looks_like_csv, resolve_format
 
 MARKDOWN = """# Results
 

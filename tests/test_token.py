@@ -10,9 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.length import count_tokens, token_spans
-from chunklab.resources import hf_tokenizer, tiktoken_encoding
-from chunklab.segment import trim_span, word_spans
+from chunklab.evaluation.truncation import model_token_count, truncation_table, unread_chars
+from chunklab.models.resources import hf_tokenizer, tiktoken_encoding
 from chunklab.strategies import FixedSizeChunker, TokenChunker
 from chunklab.strategies.token import (
     _BLANK,
@@ -23,10 +22,10 @@ from chunklab.strategies.token import (
     CL100K_PATTERN,
     _tokenized,
     _window_counter,
-    model_token_count,
-    truncation_table,
-    unread_chars,
 )
+from chunklab.text.length import count_tokens, token_spans
+from chunklab.text.spans import trim_span
+from chunklab.text.words import word_spans
 
 TEXT = (
     "Dr. Ellis's naïve café served crème brûlée at 6 a.m. — “unbelievably” good!\r\n\r\n"

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.core import ParameterError
-from chunklab.lda import fit_lda, lda_e_step
-from chunklab.segmentation import (
+from chunklab.evaluation.section_boundaries import (
     boundary_string,
     plain_text_headings,
     section_starts,
     segmentation_scores,
     segmentation_table,
 )
+from chunklab.models.lda import fit_lda, lda_e_step
 from chunklab.strategies import FixedSizeChunker, TopicChunker, topic
 from chunklab.strategies.topic import TextTiler, _depth_scores, _runs, topic_profile
 
@@ -227,7 +227,7 @@ def test_topic_plot_draws_cuts_and_sections() -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from chunklab.curves import topic_plot
+    from chunklab.viz.curves import topic_plot
 
     text = three_topics()
     sections = [text.index(paragraphs(ENGINE, 1, 2)[0])]

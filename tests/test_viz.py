@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 
 from chunklab import Chunk
 from chunklab.strategies import FixedSizeChunker
-from chunklab.viz import PALETTE, chunk_stats, render_html, show, size_histogram, stats_line
+from chunklab.viz.chunks import PALETTE, chunk_stats, render_html, show, size_histogram, stats_line
 
 TEXT = "Alpha beta. Gamma <delta> & epsilon. Zeta eta theta."
 

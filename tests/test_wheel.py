@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-
 REPO = Path(__file__).resolve().parents[1]
 
 SCRIPT = textwrap.dedent(
@@ -25,7 +24,7 @@ SCRIPT = textwrap.dedent(
     for q in chunklab.load_questions("manual"):
         for a in q["answers"]:
             assert doc.text[a["start"]:a["end"]] == a["text"]
-    print("ok", len(chunks), len(names), chunklab.corpus.data_dir())
+    print("ok", len(chunks), len(names), chunklab.formats.corpus.data_dir())
     """
 )
 

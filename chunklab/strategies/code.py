@@ -9,7 +9,7 @@ body, then the rest of the body), down to single lines. Code that does not parse
 YAML, a Python fragment) is cut by the line cascade of `chunklab.strategies.recursive`.
 
 Offsets come from the parser's line numbers, turned into character offsets with the same line
-breaks markdown-it-py uses (`chunklab.markdown_blocks.line_starts`), so they are exact.
+breaks markdown-it-py uses (`chunklab.formats.markdown.line_starts`), so they are exact.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ import ast
 import re
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..blocks import Block, document_blocks, guess_format
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..markdown_blocks import line_starts
-from ..pack import pack
-from ..segment import trim_span
+from ..core import Chunker, ChunkSpan, register
+from ..formats.blocks import Block
+from ..formats.markdown import line_starts
+from ..formats.parse import document_blocks, guess_format
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import pack
+from ..text.spans import trim_span
 from .recursive import LEVELS, recursive_spans
 
 __all__ = ["CodeChunker", "code_block_spans", "code_spans"]
@@ -160,7 +161,7 @@ def _metadata(names: list[str], context: tuple[str, ...]) -> dict[str, Any]:
 
 
 def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len) -> Pieces:
-    """A code block (`chunklab.blocks.Block` of kind ``"code"``) cut into spans of at most `limit`.
+    """A code block (`chunklab.formats.blocks.Block` of kind ``"code"``) cut into spans of at most `limit`.
 
     The code between a markdown fence's opening and closing lines is cut by `code_spans` in the
     fence's language (Python for ``python``/``py``); the opening line goes with the first span and
@@ -234,7 +235,7 @@ class CodeChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield code and prose spans in order."""
         measure = self.measure_function()
         if self.language == "auto" and guess_format(text) == "markdown":
@@ -244,7 +245,7 @@ class CodeChunker(UnitSized, Chunker):
         for start, end, meta in code_spans(text, 0, len(text), self.size, measure, language):
             yield start, end, {"kind": "code", "language": language, **meta}
 
-    def _markdown(self, text: str, measure: Measure) -> Iterator[Span]:
+    def _markdown(self, text: str, measure: Measure) -> Iterator[ChunkSpan]:
         prose_start = 0
         for block in [b for b in document_blocks(text, "markdown") if b.kind == "code"]:
             yield from self._prose(text, prose_start, block.start, measure)
@@ -253,6 +254,6 @@ class CodeChunker(UnitSized, Chunker):
             prose_start = block.end
         yield from self._prose(text, prose_start, len(text), measure)
 
-    def _prose(self, text: str, start: int, end: int, measure: Measure) -> Iterator[Span]:
+    def _prose(self, text: str, start: int, end: int, measure: Measure) -> Iterator[ChunkSpan]:
         for s, e, _ in recursive_spans(text, start, end, LEVELS, self.size, measure):
             yield s, e, {"kind": "prose"}

@@ -3,7 +3,7 @@
 Three pieces, each usable on its own:
 
 * `entity_mentions`: the named entities of a text with exact offsets, from spaCy's trained English
-  pipeline (offline, `chunklab.resources.spacy_ner`), run with nothing but its NER component,
+  pipeline (offline, `chunklab.models.resources.spacy_ner`), run with nothing but its NER component,
   batched over pieces of the text with ``nlp.pipe`` and cached per text;
 * `move_out_of_entities` and `join_across_entities`: the boundary helpers any chunker can use so
   that no chunk boundary falls inside a mention;
@@ -20,12 +20,14 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTup
 
 import numpy as np
 
-from ..blocks import document_blocks
-from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..pack import pack
-from ..segment import paragraph_spans, sentence_spans, trim_span, word_spans
-from ..spans import containing
+from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
+from ..formats.parse import document_blocks
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import pack
+from ..text.paragraphs import paragraph_spans
+from ..text.sentences import sentence_spans
+from ..text.spans import containing, trim_span
+from ..text.words import word_spans
 
 __all__ = [
     "ALL_LABELS",
@@ -77,7 +79,7 @@ def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
     """Every mention of every label in `text`, in order. With `every_piece` False, pieces without an
     upper-case letter are not read: English names are capitalised, and on the course corpus the
     pipeline finds a named entity in 1 of 75 such sentences (a false one)."""
-    from ..resources import spacy_ner
+    from ..models.resources import spacy_ner
 
     nlp = spacy_ner()
     pieces = [(s, e) for s, e in _pieces(text) if every_piece or _has_upper(text[s:e])]
@@ -225,7 +227,7 @@ class EntityChunker(UnitSized, Chunker):
             )
         self.require_smaller("min_size", "max_size")
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each chunk's span with its ``entities``."""
         if not text.strip():
             return
@@ -276,7 +278,7 @@ class EntityChunker(UnitSized, Chunker):
     def _run_size(self, text: str, units: Sequence[tuple[int, int, bool]]) -> Callable[[int, int], int]:
         """``size(i, j)``: the size of the span from unit i's start to unit j's end. Characters are
         offsets; words and MiniLM tokens add up over whitespace-separated units (see
-        `chunklab.length`), so they are summed; any other tokenizer measures the span itself."""
+        `chunklab.text.length`), so they are summed; any other tokenizer measures the span itself."""
         if self.unit == "chars":
             return lambda i, j: units[j][1] - units[i][0]
         if self.unit == "words" or self.tokenizer == "minilm":
@@ -285,7 +287,7 @@ class EntityChunker(UnitSized, Chunker):
         return lambda i, j: self.measure(text[units[i][0] : units[j][1]])
 
     def _block_groups(self, text: str, mentions: list[Mention]) -> Iterator[tuple[int, int]]:
-        """One group per block (`chunklab.blocks.document_blocks`), a heading joined to the block
+        """One group per block (`chunklab.formats.parse.document_blocks`), a heading joined to the block
         under it; a block over `max_size` is packed from its sentences."""
         blocks = document_blocks(text)
         units, pending = [], None
@@ -312,7 +314,7 @@ class EntityChunker(UnitSized, Chunker):
 
     def _cut(self, text: str, start: int, end: int, mentions: list[Mention]) -> list[tuple[int, int]]:
         """An oversized span packed from its words, the words of one mention kept together (a
-        mention longer than `max_size` is then cut by `chunklab.pack.fit`, inside it)."""
+        mention longer than `max_size` is then cut by `chunklab.text.pack.fit`, inside it)."""
         words = [(start + s, start + e) for s, e in word_spans(text[start:end])]
         return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.max_size, self.measure)]
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..segment import trim_span, word_spans
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.spans import trim_span
+from ..text.words import word_spans
 from .token import MIN_WINDOW, token_windows
 
 
@@ -60,7 +61,7 @@ class FixedSizeChunker(UnitSized, Chunker):
                 f"(one character can take {MIN_WINDOW} byte-level tokens), got size={self.size}"
             )
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the windows' spans in order (with ``token_count`` metadata for token windows)."""
         if self.unit == "tokens":
             windows = token_windows(text, self.size, self.overlap, self.tokenizer, self.snap_to_words)

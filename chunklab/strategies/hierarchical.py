@@ -5,7 +5,7 @@ holds sections, sections hold subsections, and the text of each section is cut i
 pieces. The leaves of that tree are small, precise retrieval units; their ancestors are the
 context they sit in. `HierarchicalChunker` returns one level of the tree per call (the leaves by
 default) and `HierarchicalChunker.tree` the whole tree, so a retriever can match a leaf and send
-its parent (`chunklab.expand`).
+its parent (`chunklab.evaluation.expand`).
 
 A document without headings has a flat tree. With ``parents="semantic"`` the parents are built from
 meaning instead: consecutive blocks whose embeddings are similar are grouped under one parent.
@@ -19,17 +19,17 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..blocks import Block
-from ..core import Chunker, ParameterError, Span, register
-from ..embed import Embedder
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
-from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
-from ..segment import trim_span
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..formats.blocks import Block
+from ..models.embed import Embedder
+from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.spans import trim_span
+from .sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 
 __all__ = ["HierarchicalChunker", "Node"]
 
 ParentKind = Literal["structure", "semantic"]
-#: Cuts ``text[start:end]`` into size-limited pieces (`chunklab.sections.section_pieces` with the
+#: Cuts ``text[start:end]`` into size-limited pieces (`chunklab.strategies.sections.section_pieces` with the
 #: chunker's size settings bound).
 _Pieces = Callable[[int, int], list[tuple[int, int]]]
 
@@ -91,10 +91,10 @@ class HierarchicalChunker(UnitSized, Chunker):
 
     Structure (``parents="structure"``): markdown headings (markdown-it-py), HTML headings
     (the position-reporting HTML parser) or, in plain text, numbered clauses and capitalised
-    heading lines (`chunklab.clauses`). Each heading opens a section that runs to the next heading
+    heading lines (`chunklab.formats.clauses`). Each heading opens a section that runs to the next heading
     of the same or a higher rank. A section's own text (its heading and what comes before its first
     subsection) is cut into pieces of at most `max_size` units, whole blocks packed together
-    (`chunklab.sections.section_pieces`); a section with no subsections whose text fits one piece is
+    (`chunklab.strategies.sections.section_pieces`); a section with no subsections whose text fits one piece is
     itself a leaf, and a heading directly followed by its first subsection has no piece of its own.
 
     Semantic parents (``parents="semantic"``): headings are ignored; consecutive blocks are grouped
@@ -109,7 +109,7 @@ class HierarchicalChunker(UnitSized, Chunker):
     "end"}`` of the enclosing node) and ``children`` (their ids).
 
     Size contract: with ``level=0`` every chunk measures at most `max_size` (a single character that
-    a tokenizer counts as more tokens excepted, see `chunklab.pack.fit`); higher levels promise
+    a tokenizer counts as more tokens excepted, see `chunklab.text.pack.fit`); higher levels promise
     no size.
     """
 
@@ -157,7 +157,7 @@ class HierarchicalChunker(UnitSized, Chunker):
         return _tree(text, self.fmt, self.parents, self.similarity, self.max_size, self.unit, self.tokenizer,
                      self.embedder)
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The nodes of the chosen level, in order, with their place in the tree as metadata."""
         root = self.tree(text)
         if not root.children:  # no content block at all (whitespace, or markup only)
@@ -294,7 +294,7 @@ def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedd
     if len(blocks) < 2:
         return np.zeros(0)
     if embedder is None:
-        from ..embed import default_embedder
+        from ..models.embed import default_embedder
 
         embedder = default_embedder()
     vectors = np.asarray(embedder([text[s:e] for s, e in blocks]), dtype=np.float64)

@@ -4,22 +4,22 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
 
 1. **Sections.** A *sectioner* cuts the document into sections, each with its breadcrumb of titles.
    The default, `structure_sections`, reads markdown and HTML headings from their parsers and, in
-   plain text, numbered clauses and capitalised heading lines (`chunklab.sections.heading_blocks`);
-   a CSV file is one section. A model can do this instead (agentic chunking, `chunklab.llm`).
+   plain text, numbered clauses and capitalised heading lines (`chunklab.strategies.sections.heading_blocks`);
+   a CSV file is one section. A model can do this instead (agentic chunking, `chunklab.strategies.llm`).
    In a text with form feeds (a PDF's pages) running headers and footers are found as in
    `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
 2. **Routing.** Each part of a section goes to the rule made for it: a table is cut between whole
-   rows (`chunklab.tables.row_groups`, the table chunker's rule) with its header kept for the
+   rows (`chunklab.formats.tables.row_groups`, the table chunker's rule) with its header kept for the
    context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
    image is kept whole with its caption; prose and lists are split into sentences
-   (`chunklab.segment`) packed into chunks of about equal size (`chunklab.pack`).
+   (`chunklab.text.sentences`) packed into chunks of about equal size (`chunklab.text.pack`).
 3. **Size caps.** No chunk measures more than `max_size`; a piece smaller than `min_size` joins its
    neighbour (prose with prose of its section, table rows with rows of their table), and a heading
    with nothing under it but subsections joins the piece that follows it.
 4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
    the chunk (``metadata["context"]``). The default, `ExtractiveContext`, is the document title, the
    breadcrumb, and a table's header or a code piece's enclosing definitions; a model can write a
-   situating sentence instead (contextual retrieval, `chunklab.llm.LLMContext`).
+   situating sentence instead (contextual retrieval, `chunklab.strategies.llm.LLMContext`).
 5. **Propositions** (optional): ``propositions(document, chunk) -> list[str]`` stores short
    statements derived from the chunk in ``metadata["propositions"]``.
 
@@ -35,17 +35,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..blocks import Block, heading_trails
-from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..embed import Embedder, unit_rows
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..pack import fit, pack
-from ..sections import cached_blocks, heading_blocks
-from ..segment import SentenceMethod, line_spans, sentence_spans, trim_span
-from ..tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
+from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
+from ..formats.blocks import Block, heading_trails
+from ..formats.tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
+from ..models.embed import Embedder, unit_rows
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import fit, pack
+from ..text.paragraphs import line_spans
+from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.spans import trim_span
 from .code import code_block_spans
 from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
+from .sections import cached_blocks, heading_blocks
 from .semantic import earliest_starts, optimal_segments
 from .table import table_context
 
@@ -99,7 +101,7 @@ def structure_sections(text: str, fmt: str) -> tuple[Section, ...]:
 
     Markdown and HTML headings come from their parsers; plain text (and markdown without a single
     heading, such as a contract with a pipe table) is read for numbered clauses and capitalised
-    heading lines (`chunklab.sections.heading_blocks`). A CSV file has no sections.
+    heading lines (`chunklab.strategies.sections.heading_blocks`). A CSV file has no sections.
     """
     if fmt == "csv":
         return ()
@@ -263,7 +265,7 @@ class HybridChunker(UnitSized, Chunker):
        document title is `title` or, when None, `document_title` of the text. ``None`` for
        `contextualize` leaves the context out.
     5. **Propositions**: with a `propositions` function, ``metadata["propositions"]`` holds its
-       statements for every chunk (`extractive_propositions` offline, `chunklab.llm` with a model).
+       statements for every chunk (`extractive_propositions` offline, `chunklab.strategies.llm` with a model).
 
     Metadata on every chunk: ``modality`` (prose, list, table, code, image), ``section`` (the
     breadcrumb joined by " > "), ``breadcrumb``, ``title``, ``section_span`` (the whole section's
@@ -274,7 +276,7 @@ class HybridChunker(UnitSized, Chunker):
     dataclass instances keep the chunker picklable and comparable.
 
     Size contract: every chunk measures at most `max_size`, except a single character that a
-    tokenizer counts as more tokens than that (see `chunklab.pack.fit`). A sentence, row or line
+    tokenizer counts as more tokens than that (see `chunklab.text.pack.fit`). A sentence, row or line
     longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a piece
     stays small when no neighbour may join it (prose next to a table, a code block, an image) or
     when joining would pass `max_size`.
@@ -327,7 +329,7 @@ class HybridChunker(UnitSized, Chunker):
                 allowed = "a callable or None" if optional else "a callable"
                 raise ParameterError(f"HybridChunker: parameter {name!r} must be {allowed}, got {value!r}")
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The chunks of `text`: routed, capped, merged, then given their context."""
         analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
         measure = self.measure_function()
@@ -434,7 +436,7 @@ def _common_prefix(trails: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
 def balanced_pack(
     text: str, units: Sequence[tuple[int, int]], limit: int, measure: Callable[[str], int] = len
 ) -> list[tuple[int, int, int, int]]:
-    """`chunklab.pack.pack` with sizes evened out: as few chunks as `limit` allows, packed under the
+    """`chunklab.text.pack.pack` with sizes evened out: as few chunks as `limit` allows, packed under the
     smallest limit that needs no more of them and cuts no unit (found by bisection: the greedy
     count never grows with the limit). Greedy packing alone fills every chunk but the last, which
     may be tiny. When a unit alone is bigger than `limit`, the greedy packing is returned as is."""
@@ -591,7 +593,7 @@ def _prose_vectors(
     if not texts:
         return {}
     if embedder is None:
-        from ..embed import default_embedder
+        from ..models.embed import default_embedder
 
         embedder = default_embedder()
     vectors = unit_rows(embedder(texts))

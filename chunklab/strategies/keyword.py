@@ -14,11 +14,11 @@ import re
 from collections import Counter
 from typing import Iterator, Literal
 
-from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
-from ..markdown_blocks import line_starts
-from ..sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
-from ..segment import trim_span
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..formats.markdown import line_starts
+from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.spans import trim_span
+from .sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
 
 __all__ = ["KeywordChunker", "keyword_counts", "suggest_keywords"]
 
@@ -91,20 +91,20 @@ class KeywordChunker(UnitSized, Chunker):
     * `where`: ``"line_start"``: the keyword begins a line, after indentation and decoration such as
       ``## ``, ``=== ``, ``**`` or ``- `` (the regex must match at the line start itself);
       ``"heading"``: the keyword or regex occurs in a heading line (markdown and HTML headings,
-      or the numbered clauses and capitalised lines of plain text, see `chunklab.sections`), and the
+      or the numbered clauses and capitalised lines of plain text, see `chunklab.strategies.sections`), and the
       section starts at that heading; ``"anywhere"``: every occurrence starts a section, even mid-line
       (the naive version: "see Article 4" in a sentence cuts too).
     * `case_sensitive`: whether "PART" matches the keyword "Part" (and the regex's case).
     * A keyword matches whole words: "Part" does not open a line that starts with "Parties".
 
     Each section is then cut into pieces of at most `max_size` units, whole blocks packed together
-    (`chunklab.sections.section_pieces`). Metadata: ``section`` (the keyword that opened the
+    (`chunklab.strategies.sections.section_pieces`). Metadata: ``section`` (the keyword that opened the
     section, as given, or the regex's match; ``""`` for the text before the first cut), ``heading``
     (the line that opened it) and, on the second and later pieces of a long section, ``context``
     (that line again, to index with the piece).
 
     Size contract: every chunk measures at most `max_size` (a single character that a tokenizer
-    counts as more tokens excepted, see `chunklab.pack.fit`).
+    counts as more tokens excepted, see `chunklab.text.pack.fit`).
     """
 
     name = "keyword"
@@ -165,7 +165,7 @@ class KeywordChunker(UnitSized, Chunker):
                 found.setdefault(start, _label(label, labels, self.case_sensitive))
         return sorted(found.items())
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Each section's pieces, in order, labelled with the section's keyword."""
         blocks = cached_blocks(text, structure_format(text, self.fmt))
         measure = length_function(self.unit, self.tokenizer)

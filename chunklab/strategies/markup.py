@@ -1,6 +1,6 @@
 """Structure-aware chunking of markdown and HTML: headings start chunks, blocks stay whole when they fit.
 
-Both formats go through one parser each (`chunklab.blocks`: markdown-it-py for markdown, the
+Both formats go through one parser each (`chunklab.formats.blocks`: markdown-it-py for markdown, the
 position-reporting HTML parser for HTML), which turns the document into top-level blocks with exact
 spans: headings, paragraphs, lists, tables, code blocks. Then the same rule applies to both:
 
@@ -13,7 +13,7 @@ spans: headings, paragraphs, lists, tables, code blocks. Then the same rule appl
 
 Because the parser says what is a heading, a ``#`` line inside a code fence is never taken for one.
 Each chunk's ``section`` metadata is its breadcrumb ("Install > Linux", built with
-`chunklab.blocks.heading_trails`); ``context`` holds the same breadcrumb, plus a table's header row
+`chunklab.formats.blocks.heading_trails`); ``context`` holds the same breadcrumb, plus a table's header row
 when the chunk starts inside a table, for indexing in front of the chunk.
 """
 
@@ -22,11 +22,12 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
-from ..blocks import Block, Format, document_blocks, heading_trails
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
-from ..pack import pack
-from ..segment import trim_span
+from ..core import Chunker, ChunkSpan, register
+from ..formats.blocks import Block, Format, heading_trails
+from ..formats.parse import document_blocks
+from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.pack import pack
+from ..text.spans import trim_span
 from .code import code_block_spans
 from .recursive import LEVELS, recursive_spans
 
@@ -74,7 +75,7 @@ class StructureChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each section's chunks in order, with their breadcrumb and block kinds."""
         measure = self.measure_function()
         size = span_measure(text, measure)
@@ -179,7 +180,7 @@ class MarkdownChunker(StructureChunker):
 
     Parameters: `size` (the largest chunk, in `unit`), `heading_level` (headings of this level or
     higher start a chunk; deeper ones stay inside their parent's chunks), `unit` and `tokenizer`
-    (`chunklab.length`). Metadata: ``section`` (breadcrumb, e.g. "Install > Linux"), ``context``
+    (`chunklab.text.length`). Metadata: ``section`` (breadcrumb, e.g. "Install > Linux"), ``context``
     (the breadcrumb, plus the table header when a chunk starts inside a table), ``kinds`` (block
     kinds in the chunk) and, in tokens, ``token_count``.
 
@@ -193,7 +194,7 @@ class MarkdownChunker(StructureChunker):
 
 @register
 class HtmlChunker(StructureChunker):
-    """HTML chunked at its element structure (a position-reporting parser, `chunklab.html_blocks`):
+    """HTML chunked at its element structure (a position-reporting parser, `chunklab.formats.html`):
     ``h1``-``h6`` start chunks with a breadcrumb; paragraphs, lists, tables and ``pre`` blocks stay
     whole when they fit, and what is too big is cut between rows (``tr``), items (``li``) or by the
     recursive cascade. Chunks are spans of the HTML source, tags included.

@@ -8,12 +8,14 @@ import functools
 import re
 from typing import Any, Iterator, Literal
 
-from ..blocks import Block
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
-from ..pack import pack
-from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
-from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+from ..core import Chunker, ChunkSpan, register
+from ..formats.blocks import Block
+from ..formats.tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.pack import pack
+from ..text.paragraphs import line_spans, paragraph_spans
+from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.spans import trim_span
 from .table import table_context
 
 __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
@@ -53,7 +55,7 @@ class _Group:
 class ModalityChunker(UnitSized, Chunker):
     """Split a document into blocks by modality and chunk each modality by its own rule.
 
-    Blocks come from one parser per format (`chunklab.blocks`, `chunklab.tables`): markdown by
+    Blocks come from one parser per format (`chunklab.formats.blocks`, `chunklab.formats.tables`): markdown by
     markdown-it-py, HTML by the position-reporting parser, CSV by the quote-aware record scanner,
     plain text by blank lines. Then:
 
@@ -98,7 +100,7 @@ class ModalityChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Each group of the document packed under `max_size`, in source order."""
         measure = length_function(self.unit, self.tokenizer)
         for group in _groups(text, self.fmt, self.sentence_method, self.code):

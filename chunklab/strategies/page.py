@@ -10,11 +10,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
-from ..pack import pack
-from ..pdf import page_spans
-from ..segment import line_spans, sentence_spans, trim_span
+from ..core import Chunker, ChunkSpan, register
+from ..formats.pdf import page_spans
+from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.pack import pack
+from ..text.paragraphs import line_spans
+from ..text.sentences import sentence_spans
+from ..text.spans import trim_span
 
 __all__ = ["PageChunker", "PageLayout", "page_layout"]
 
@@ -129,7 +131,7 @@ class PageChunker(UnitSized, Chunker):
 
     **How pages reach the chunker.** A chunker receives only a string, so page breaks must be in
     it: a form feed (``"\\f"``) starts each new page, as ``pdftotext`` writes it and as
-    `chunklab.pdf.read_pdf` joins pages (``"\\n\\n\\f"``). A text without a form feed is one page.
+    `chunklab.formats.pdf.read_pdf` joins pages (``"\\n\\n\\f"``). A text without a form feed is one page.
 
     * ``strip_furniture=True`` leaves running headers and footers (lines repeated at the top or
       bottom of at least half of the pages, numbers ignored: see `page_layout`) out of each chunk's
@@ -168,7 +170,7 @@ class PageChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Page groups in order, each split into packed sentences if it is too big."""
         layout = page_layout(text)
         measure = length_function(self.unit, self.tokenizer)

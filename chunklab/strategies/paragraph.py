@@ -5,12 +5,13 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Callable, Iterator
 
-from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..markdown_blocks import fence_spans
-from ..pack import pack
-from ..segment import SentenceMethod, line_spans, paragraph_spans, sentence_spans, trim_span
-from ..spans import union
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..formats.markdown import fence_spans
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import pack
+from ..text.paragraphs import line_spans, paragraph_spans
+from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.spans import trim_span, union
 
 
 @register
@@ -18,11 +19,11 @@ class ParagraphChunker(UnitSized, Chunker):
     """One chunk per paragraph (text between blank lines), with short paragraphs merged forward and
     oversized ones split between sentences.
 
-    1. **Paragraphs** are `chunklab.segment.paragraph_spans`: a blank line is a line break followed
+    1. **Paragraphs** are `chunklab.text.paragraphs.paragraph_spans`: a blank line is a line break followed
        by one or more lines holding only spaces or tabs (LF or CRLF), so several blank lines count
-       as one break. A fenced code block (found by markdown-it-py, `chunklab.markdown_blocks`) is
+       as one break. A fenced code block (found by markdown-it-py, `chunklab.formats.markdown`) is
        never cut at a blank line inside it: the paragraphs it touches become one block.
-    2. **Oversized** blocks (measuring more than `max_size`) are split by `chunklab.pack.pack` into
+    2. **Oversized** blocks (measuring more than `max_size`) are split by `chunklab.text.pack.pack` into
        runs of whole units, each run as long as fits: the units are sentences (`splitter`), and a
        fenced code block that fits `max_size` is one unit (so it is never cut); a code block that
        does not fit is cut between its lines. A single sentence or line longer than `max_size` is
@@ -67,7 +68,7 @@ class ParagraphChunker(UnitSized, Chunker):
                 f"(allowed: 0 <= min_size <= {self.max_size}), got min_size={self.min_size}"
             )
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the paragraph chunks in order."""
         measure = self.measure_function()
         pieces = list(self._pieces(text, measure))

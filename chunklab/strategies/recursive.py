@@ -24,10 +24,11 @@ import itertools
 import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
-from ..core import Chunker, ParameterError, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
-from ..pack import fit, pack
-from ..segment import sentence_spans, trim_span
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.pack import fit, pack
+from ..text.sentences import sentence_spans
+from ..text.spans import trim_span
 
 __all__ = ["LEVELS", "RecursiveChunker", "Run", "recursive_runs", "recursive_spans"]
 
@@ -39,7 +40,7 @@ Measure = Callable[[str], int]
 # Separators that are whitespace, as patterns. Each starts with a literal "\n", so the regex engine
 # scans for it quickly (a leading "\r?" or character class is several times slower), and swallows
 # the whitespace after it, so the piece that follows starts trimmed. Blank lines are those of
-# `chunklab.segment.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
+# `chunklab.text.paragraphs.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
 # line ends; pieces are trimmed one by one only where some line ends in whitespace.
 _PARAGRAPH = re.compile(r"\n(?:[ \t\f\v]*\r?\n)+\s*")
 _LINE = re.compile(r"\n\s*")
@@ -64,7 +65,7 @@ def recursive_runs(
     The span is cut at ``separators[0]``; every piece that fits joins the current run, and every piece
     that does not is cut recursively at the next separator, its pieces forming runs of their own
     (pieces of different parents never merge). At ``"word"`` or ``"char"``, or after the last
-    separator, an oversized piece is cut by `chunklab.pack.fit` into the most whole words that fit,
+    separator, an oversized piece is cut by `chunklab.text.pack.fit` into the most whole words that fit,
     a word longer than `limit` at the last character that fits (cutting at words and merging the
     words back is exactly that), so the cascade ends there.
 
@@ -79,7 +80,7 @@ def recursive_runs(
 def recursive_spans(
     text: str, start: int, end: int, separators: Sequence[str], limit: int, measure: Measure = len
 ) -> list[tuple[int, int, str]]:
-    """`recursive_runs` with each run's pieces merged greedily (`chunklab.pack.pack`) into spans that
+    """`recursive_runs` with each run's pieces merged greedily (`chunklab.text.pack.pack`) into spans that
     measure at most `limit`: ``(start, end, level)`` per chunk, without overlap."""
     return _merge(text, recursive_runs(text, start, end, separators, limit, measure), limit, measure)
 
@@ -175,7 +176,7 @@ class RecursiveChunker(UnitSized, Chunker):
     """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `size`.
 
     `separators` lists the cascade, strongest first: the level names ``"paragraph"`` (blank lines),
-    ``"line"`` (line breaks), ``"sentence"`` (sentence ends, `chunklab.segment`'s regex splitter),
+    ``"line"`` (line breaks), ``"sentence"`` (sentence ends, `chunklab.text.sentences`'s regex splitter),
     ``"word"`` (whitespace) and ``"char"`` (anywhere), or literal strings such as ``"\\nclass "``
     (see `recursive_runs` for which side of a literal the cut goes). Words and then characters are
     always the last resort, so the size contract holds whatever the list.
@@ -227,7 +228,7 @@ class RecursiveChunker(UnitSized, Chunker):
                 f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
             )
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each chunk's span with the level its pieces were cut at."""
         measure = self.measure_function()
         limit = self.size - self.overlap

@@ -1,7 +1,7 @@
 """Semantic chunking: cut where the meaning of neighbouring sentences shifts.
 
 Both chunkers here read the text as a sequence of sentences (never crossing a paragraph break, see
-`sentence_units`) and embed each sentence once with an embedder from `chunklab.embed`:
+`sentence_units`) and embed each sentence once with an embedder from `chunklab.models.embed`:
 
 * `SemanticChunker` walks along the document and cuts at *breakpoints*, the gaps between sentences
   where the cosine **distance** between what comes before and what comes after is high. Which
@@ -26,11 +26,12 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..core import Chunker, ParameterError, Span, register
-from ..embed import Embedder, unit_rows
-from ..length import SizeUnit, TokenizerName, UnitSized, span_measure
-from ..pack import fit, pack
-from ..segment import SentenceMethod, paragraph_spans, sentence_spans
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..models.embed import Embedder, unit_rows
+from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.pack import fit, pack
+from ..text.paragraphs import paragraph_spans
+from ..text.sentences import SentenceMethod, sentence_spans
 
 __all__ = [
     "BREAKPOINT_METHODS",
@@ -122,7 +123,7 @@ def _memo(cache: OrderedDict, key: tuple, compute: Callable[[], Any]) -> Any:
 
 def _resolve(embedder: Embedder | None) -> Embedder:
     if embedder is None:
-        from ..embed import default_embedder
+        from ..models.embed import default_embedder
 
         return default_embedder()
     return embedder
@@ -132,7 +133,7 @@ def sentence_vectors(
     text: str, sentence_method: SentenceMethod = "regex", embedder: Embedder | None = None
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """`sentence_units` of `text` and one unit vector per sentence; `embedder` None means
-    `chunklab.embed.default_embedder`.
+    `chunklab.models.embed.default_embedder`.
 
     Results are cached per text, splitter and embedder object (an embedder that cannot be hashed
     is not cached). The embedder should be a fixed function of its input: one that changes state
@@ -283,7 +284,7 @@ class SemanticChunker(UnitSized, Chunker):
        `min_sentences` sentences and measures at least `min_size`; a last chunk below that minimum
        joins the one before it.
     5. Split every chunk that measures more than `max_size` by packing its sentences greedily
-       (`chunklab.pack.pack`), cutting a single sentence longer than that at word boundaries.
+       (`chunklab.text.pack.pack`), cutting a single sentence longer than that at word boundaries.
 
     Size contract: every chunk measures at most `max_size` in `unit` (the minimum is a preference:
     the pieces of a split chunk may be smaller). Metadata: ``cut`` says why the chunk starts where
@@ -384,7 +385,7 @@ class SemanticChunker(UnitSized, Chunker):
         groups.append((first, n - 1, opened_by))
         return groups
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each group's span, or the spans of its packed pieces when it is too big."""
         curve = self.curve(text)
         measure = self.measure_function()
@@ -457,7 +458,7 @@ class SemanticClusterChunker(UnitSized, Chunker):
             rows.extend([row] * len(parts))
         return pieces, vectors[rows] if len(rows) else vectors
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the chunks of the best segmentation, in order."""
         units, vectors = self._fitting_units(text)
         if not units:

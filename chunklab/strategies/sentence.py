@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..pack import pack
-from ..segment import SentenceMethod, sentence_spans
+from ..core import Chunker, ChunkSpan, register
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import pack
+from ..text.sentences import SentenceMethod, sentence_spans
 
 
 @register
 class SentenceChunker(UnitSized, Chunker):
     """Split the text into sentences, then join consecutive sentences while they fit `max_size`.
 
-    * `splitter` picks the sentence splitter of `chunklab.segment.sentence_spans`: ``"regex"``,
+    * `splitter` picks the sentence splitter of `chunklab.text.sentences.sentence_spans`: ``"regex"``,
       ``"punkt"`` (NLTK), ``"spacy"`` (rule-based sentencizer) or ``"spacy_model"`` (the trained
       pipeline's parser). The default is ``"regex"``: on the course's gold set of sentence
       boundaries (notebook 02) its F1 is within a point of the parser's, with the highest boundary
@@ -26,7 +26,7 @@ class SentenceChunker(UnitSized, Chunker):
       when they would not fit, and never a whole chunk, so chunking always moves forward).
 
     Size contract: every chunk measures at most `max_size`. A single sentence longer than that is
-    cut by the fixed-size rule at word boundaries (`chunklab.pack.fit`; inside a word only when one
+    cut by the fixed-size rule at word boundaries (`chunklab.text.pack.fit`; inside a word only when one
     word alone is too long); its pieces carry ``metadata["sentence_cut"] = True`` and no overlap.
     The one exception is a single character that alone measures more than `max_size` tokens (an
     emoji can take several byte-level tokens), which is kept whole.
@@ -54,7 +54,7 @@ class SentenceChunker(UnitSized, Chunker):
         self.splitter = splitter
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the packed sentence spans in order."""
         sentences = sentence_spans(text, self.splitter)
         measure = self.measure_function()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import functools
 from typing import Iterator, Literal, Sequence
 
-from ..core import Chunker, ParameterError, Span, register
-from ..length import TokenizerName, count_words, length_function, span_measure, token_spans
-from ..segment import sentence_spans, trim_span, word_spans
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..text.length import TokenizerName, count_words, length_function, span_measure, token_spans
+from ..text.sentences import sentence_spans
+from ..text.spans import trim_span
+from ..text.words import word_spans
 
 WindowUnit = Literal["chars", "words", "sentences", "tokens"]
 
@@ -27,9 +29,9 @@ class SlidingWindowChunker(Chunker):
     Units:
 
     * ``"chars"``: characters; windows are trimmed of surrounding whitespace and may cut words.
-    * ``"words"``: whitespace-delimited words (`chunklab.segment.word_spans`); words are never cut.
-    * ``"sentences"``: sentences of the regex splitter (`chunklab.segment.sentence_spans`).
-    * ``"tokens"``: tokens of `tokenizer` (`chunklab.length.token_spans`); a window may start or
+    * ``"words"``: whitespace-delimited words (`chunklab.text.words.word_spans`); words are never cut.
+    * ``"sentences"``: sentences of the regex splitter (`chunklab.text.sentences.sentence_spans`).
+    * ``"tokens"``: tokens of `tokenizer` (`chunklab.text.length.token_spans`); a window may start or
       end inside a word, where the tokenizer cut it.
 
     Windows start at unit 0, `stride`, 2·`stride`, … and the last one ends at the text's last unit.
@@ -79,7 +81,7 @@ class SlidingWindowChunker(Chunker):
             return count_words(text)
         return length_function(self.unit, self.tokenizer)(text)
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the windows' spans in order."""
         starts, ends = self._units(text)
         checked = self.unit in ("sentences", "tokens")

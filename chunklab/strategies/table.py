@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Literal
 
-from ..blocks import Block
-from ..core import Chunker, Span, register
-from ..length import SizeUnit, TokenizerName, UnitSized, length_function
-from ..pack import pack
-from ..segment import line_spans
-from ..tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+from ..core import Chunker, ChunkSpan, register
+from ..formats.blocks import Block
+from ..formats.tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
+from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.pack import pack
+from ..text.paragraphs import line_spans
 
 __all__ = ["TableChunker", "table_context"]
 
@@ -30,7 +30,7 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
 class TableChunker(UnitSized, Chunker):
     """Find the tables of a text and cut them between whole rows; the header goes into `context`.
 
-    Tables are found by a parser per format (`chunklab.tables`): markdown pipe tables
+    Tables are found by a parser per format (`chunklab.formats.tables`): markdown pipe tables
     (markdown-it-py), HTML ``<table>`` elements (``<tr>`` rows) and CSV text (quote-aware records,
     the first one the header). ``fmt="auto"`` guesses the format; a plain text whose first records
     all have the same number of comma-separated fields is read as CSV.
@@ -77,7 +77,7 @@ class TableChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Table chunks and packed text chunks, in source order."""
         measure = length_function(self.unit, self.tokenizer)
         run: list[tuple[Block, tuple[str, ...]]] = []
@@ -92,7 +92,9 @@ class TableChunker(UnitSized, Chunker):
                 run.append((part, trail))
         yield from self._text_spans(text, run, measure)
 
-    def _table_spans(self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any) -> Iterator[Span]:
+    def _table_spans(
+        self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any
+    ) -> Iterator[ChunkSpan]:
         common: dict[str, Any] = {"in_table": True, "table": index, "format": table.fmt, "section": " > ".join(trail)}
         context = table_context(table, trail, self.context)
         if context:
@@ -103,7 +105,7 @@ class TableChunker(UnitSized, Chunker):
                 metadata["partial_row"] = True
             yield start, end, metadata
 
-    def _text_spans(self, text: str, run: list[tuple[Block, tuple[str, ...]]], measure: Any) -> Iterator[Span]:
+    def _text_spans(self, text: str, run: list[tuple[Block, tuple[str, ...]]], measure: Any) -> Iterator[ChunkSpan]:
         if self.other_text == "skip" or not run:
             return
         units, trails = [], []

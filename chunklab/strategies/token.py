@@ -1,7 +1,7 @@
 """Token chunking: windows of N tokens of a real tokenizer, with exact character spans.
 
 A chunk's span runs from its first token's start offset up to the start of the token after the
-window (trimmed of whitespace), as the tokenizer reports them (`chunklab.length.token_spans`).
+window (trimmed of whitespace), as the tokenizer reports them (`chunklab.text.length.token_spans`).
 Chunk text is never rebuilt by decoding token ids: WordPiece decoding lower-cases, strips
 accents, turns unknown characters into ``[UNK]`` and re-spaces punctuation, so a decoded chunk
 is not the source.
@@ -15,21 +15,18 @@ from __future__ import annotations
 
 import functools
 import string
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
-from ..core import Chunk, Chunker, ParameterError, Span, register
-from ..length import TokenizerLike, TokenizerName, count_tokens, token_span_array, token_spans
-from ..pack import fit
-from ..resources import MINILM_MAX_TOKENS
-from ..segment import trim_span, word_spans
-from ..spans import containing, span_array
+from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..text.length import TokenizerLike, TokenizerName, count_tokens, token_span_array
+from ..text.pack import fit
+from ..text.spans import containing, span_array, trim_span
+from ..text.words import word_spans
 
-__all__ = ["TokenChunker", "model_token_count", "token_windows", "truncation_table", "unread_chars"]
+__all__ = ["TokenChunker", "token_windows"]
 
-#: all-MiniLM-L6-v2 wraps every input in ``[CLS] ... [SEP]``: two of its 256 positions.
-MINILM_SPECIAL_TOKENS = 2
 #: The fewest tokens a window may hold: one character can take four byte-level BPE tokens, and
 #: every chunk must still measure at most `size` tokens.
 MIN_WINDOW = 4
@@ -94,7 +91,7 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
     * cl100k's BPE: see `_bpe_cuts`.
     """
     if isinstance(tokenizer, str) and tokenizer == "minilm":
-        from ..resources import hf_tokenizer
+        from ..models.resources import hf_tokenizer
 
         encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
         table = span_array(encoding.offsets)
@@ -116,7 +113,7 @@ def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
     if isinstance(tokenizer, str):
         if tokenizer != "cl100k":
             return False
-        from ..resources import tiktoken_encoding
+        from ..models.resources import tiktoken_encoding
 
         tokenizer = tiktoken_encoding()
     return getattr(tokenizer, "_pat_str", None) == CL100K_PATTERN
@@ -241,7 +238,7 @@ def token_windows(
     window gives up tokens at its end until it fits. With `snap_to_words`, a window ends and the next
     one starts at a word boundary where the window holds one. A window whose single token still does
     not fit (``##`` word pieces re-tokenized at a small `size`) is cut by characters
-    (`chunklab.pack.fit`). A window that would fall wholly inside the previous one is dropped.
+    (`chunklab.text.pack.fit`). A window that would fall wholly inside the previous one is dropped.
     """
     if size < MIN_WINDOW:
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
@@ -295,7 +292,7 @@ class TokenChunker(Chunker):
     * `snap_to_words` moves window edges back to whitespace so no word is cut across two chunks.
 
     Size contract: every chunk measures at most `size` tokens when its own text is tokenized
-    (``chunklab.length.count_tokens``), which is what an embedding model sees; ``token_count``
+    (``chunklab.text.length.count_tokens``), which is what an embedding model sees; ``token_count``
     metadata holds that number, ``first_token``/``end_token`` the document tokens the window holds.
     The window is the document's tokens, but a window's edges can re-tokenize into a token more
     (see `token_windows`): such a window ends a little early. Consecutive chunks share up to
@@ -344,77 +341,8 @@ class TokenChunker(Chunker):
         """Tokens of `text` for the active tokenizer, without special tokens."""
         return count_tokens(text, self.active_tokenizer)
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
         windows = token_windows(text, self.size, self.overlap, self.active_tokenizer, self.snap_to_words)
         for start, end, first, stop, count in windows:
             yield start, end, {"token_count": count, "first_token": first, "end_token": stop}
-
-
-def model_token_count(
-    text: str, tokenizer: TokenizerLike = "minilm", special_tokens: int = MINILM_SPECIAL_TOKENS
-) -> int:
-    """How many positions of the model's window `text` fills: its tokens plus the special tokens
-    the model wraps it in (``[CLS]`` and ``[SEP]`` for MiniLM)."""
-    return count_tokens(text, tokenizer) + special_tokens
-
-
-def unread_chars(
-    text: str, max_tokens: int = MINILM_MAX_TOKENS, tokenizer: TokenizerLike = "minilm",
-    special_tokens: int = MINILM_SPECIAL_TOKENS,
-) -> int:
-    """How many characters at the end of `text` a model with a window of `max_tokens` never reads
-    (0 if it fits): everything after the last token that still fits beside the special tokens."""
-    room = max_tokens - special_tokens
-    spans = token_spans(text, tokenizer)
-    if len(spans) <= room:
-        return 0
-    return len(text) - spans[room - 1][1] if room > 0 else len(text)
-
-
-def truncation_table(
-    chunkers: Mapping[str, Chunker] | None = None,
-    docs: Sequence[Any] | None = None,
-    max_tokens: int = MINILM_MAX_TOKENS,
-    tokenizer: TokenizerLike = "minilm",
-    special_tokens: int = MINILM_SPECIAL_TOKENS,
-) -> Any:
-    """For each chunker, how many of its chunks an embedding model would silently truncate.
-
-    Every chunker (default: every registered one with its defaults) chunks every document
-    (default: the whole corpus); a chunk is truncated when its tokens plus `special_tokens` exceed
-    `max_tokens` (all-MiniLM-L6-v2 in sentence-transformers: 256 word pieces, ``[CLS]`` and
-    ``[SEP]`` included). Returns a DataFrame, one row per chunker: ``chunks``, ``truncated``,
-    ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens included),
-    ``unread_share`` (characters the model never reads ÷ characters indexed).
-    """
-    import pandas as pd
-
-    from ..corpus import list_documents, load_document
-    from ..evaluate import default_chunkers
-
-    if chunkers is None:
-        chunkers = default_chunkers()
-    documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
-    ]
-    rows = []
-    for label, chunker in chunkers.items():
-        chunks: list[Chunk] = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
-        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in chunks]
-        unread = sum(
-            unread_chars(c.text, max_tokens, tokenizer, special_tokens)
-            for c, n in zip(chunks, lengths)
-            if n > max_tokens
-        )
-        indexed = sum(len(c) for c in chunks)
-        truncated = sum(n > max_tokens for n in lengths)
-        rows.append({
-            "chunker": label,
-            "chunks": len(chunks),
-            "truncated": truncated,
-            "share_truncated": truncated / len(chunks) if chunks else 0.0,
-            "max_tokens_seen": max(lengths, default=0),
-            "unread_share": unread / indexed if indexed else 0.0,
-        })
-    return pd.DataFrame(rows).set_index("chunker")

@@ -13,7 +13,7 @@ Three methods, one chunker (`TopicChunker`):
   `min_sentences` are absorbed by their neighbours.
 
 Each chunk's ``topic`` metadata holds the top words of its topic. Segments longer than `max_size`
-are split by packing their sentences (`chunklab.pack`). Models and scores are computed once per
+are split by packing their sentences (`chunklab.text.pack`). Models and scores are computed once per
 text and cached at module level: a topic model is fitted once per text, method and number of
 topics (0.01-0.2 s of CPU on 50 KB of text), and `context`, `min_sentences` and `max_size` changes
 only re-read and regroup it.
@@ -29,11 +29,11 @@ from typing import Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..core import Chunker, Span, register
-from ..lda import fit_lda, lda_e_step
-from ..length import SizeUnit, TokenizerName, UnitSized
-from ..pack import pack
-from ..segment import SentenceMethod
+from ..core import Chunker, ChunkSpan, register
+from ..models.lda import fit_lda, lda_e_step
+from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.pack import pack
+from ..text.sentences import SentenceMethod
 from .semantic import sentence_units
 
 __all__ = ["TextTiler", "TilingResult", "TopicChunker", "TopicMethod", "TopicProfile", "topic_profile"]
@@ -531,7 +531,7 @@ class TopicChunker(UnitSized, Chunker):
         labels = _distinctive_words(text, units, pieces)
         return [(a, b, i, labels[i]) for i, (a, b) in enumerate(pieces)]
 
-    def spans(self, text: str) -> Iterator[Span]:
+    def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each segment, split into packed pieces where it exceeds `max_size`."""
         units = sentence_units(text, self.sentence_method)
         measure = self.measure_function()

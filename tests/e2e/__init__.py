@@ -5,7 +5,7 @@ Run with ``make e2e`` (or, once ``scripts/e2e_setup.sh`` has installed Chromium 
 is collected, so the normal test run stays browser-free.
 
 * ``test_notebooks.py``: every ``notebooks/*.ipynb`` is opened, run through Run -> Run All Cells,
-  checked for exceptions, and each `chunklab.explore` widget is dragged with the mouse and stepped
+  checked for exceptions, and each `chunklab.viz.explorer` widget is dragged with the mouse and stepped
   with the keyboard (``explorer.py`` says what is checked).
 * ``test_selfcheck.py``: the runner passes a working fixture notebook and reports FAILURE, with the
   right reason, for deliberately broken ones (a widget callback that raises, a slider that no longer

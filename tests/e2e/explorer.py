@@ -1,6 +1,6 @@
-"""Driving one `chunklab.explore` widget as a learner would, and judging what it then shows.
+"""Driving one `chunklab.viz.explorer` widget as a learner would, and judging what it then shows.
 
-An explorer is the ipywidgets VBox that `chunklab.explore` builds: a row of controls (each labelled
+An explorer is the ipywidgets VBox that `chunklab.viz.explorer` builds: a row of controls (each labelled
 with its parameter name) above an HTML widget holding a ``div.chunklab-view``. That view carries
 ``data-nchunks``, ``data-params`` (JSON of the values it was drawn with) and, for an invalid
 combination, ``data-error``; its coloured segments are the chunk spans the learner sees.

@@ -1,0 +1,422 @@
+"""Measuring chunkers: every chunker on every document, every question through every retriever.
+
+`compare` is the runner behind notebook 16; `summarize` and `guidance` turn its rows into the ranked
+table and the "which strategy when" advice. The pieces it uses live in their own modules and are
+re-exported here for convenience:
+
+* `chunklab.evaluation.metrics`: `span_metrics`, `precision_omega` (Smith & Troynikov's metrics, exact from
+  offsets), `structure_metrics`, `excerpts_kept_whole`;
+* `chunklab.evaluation.retrieval`: `BM25Retriever`, `DenseRetriever`, `RerankRetriever`, `HybridRetriever`,
+  `LateChunkingRetriever`, `RETRIEVERS`;
+* `chunklab.text.spans`: `CharCounter`.
+
+All documents of a comparison are indexed together, as in a real RAG store: a question may retrieve
+chunks of another document, which then count as retrieved text that answers nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Literal, Mapping, Sequence
+
+import numpy as np
+
+from ..core import CHUNKERS, Chunk, Chunker
+from ..formats.corpus import list_documents, load_document, load_questions
+from ..formats.document import Document
+from ..text.spans import CharCounter
+from .metrics import (
+    QUESTION_METRICS,
+    corpus_structure_metrics,
+    excerpts_kept_whole,
+    precision_omega,
+    span_metrics,
+    structure_metrics,
+)
+from .retrieval import (
+    RETRIEVERS,
+    BM25Retriever,
+    DenseRetriever,
+    HybridRetriever,
+    LateChunkingRetriever,
+    RerankRetriever,
+    Retriever,
+)
+
+__all__ = [
+    "QUESTION_METRICS",
+    "RETRIEVERS",
+    "BM25Retriever",
+    "CharCounter",
+    "DenseRetriever",
+    "HybridRetriever",
+    "LateChunkingRetriever",
+    "RerankRetriever",
+    "Retriever",
+    "compare",
+    "default_chunkers",
+    "excerpts_kept_whole",
+    "guidance",
+    "indexed_text",
+    "merge_adjacent",
+    "precision_omega",
+    "span_metrics",
+    "structure_metrics",
+    "summarize",
+]
+
+
+_WARM_UP = "A short warm-up text. It makes a chunker load what it needs.\n\nA second paragraph follows here."
+
+
+def default_chunkers() -> dict[str, Chunker]:
+    """Every registered chunker built with its defaults, by registry name (for `compare`)."""
+    return {name: cls() for name, cls in CHUNKERS.items()}
+
+
+def _label_chunkers(chunkers: Mapping[str, Chunker] | Sequence[Chunker]) -> dict[str, Chunker]:
+    if isinstance(chunkers, Mapping):
+        labelled = dict(chunkers)
+    else:
+        labelled = {}
+        for chunker in chunkers:
+            if repr(chunker) in labelled:
+                raise ValueError(f"two chunkers are both {chunker!r}; pass a dict to name them")
+            labelled[repr(chunker)] = chunker
+    for label, chunker in labelled.items():
+        if not isinstance(chunker, Chunker):
+            raise TypeError(f"chunker {label!r} must be a Chunker instance, got {type(chunker).__name__}")
+    return labelled
+
+
+def indexed_text(chunk: Chunk, use_context: bool = True) -> str:
+    """What a retriever indexes for `chunk`: its ``metadata["context"]`` (a breadcrumb, a table
+    header, a title...) on a line before its text when `use_context` and a context exist, else
+    the text alone. Metrics never see this string; they use the chunk's offsets."""
+    context = chunk.metadata.get("context") if use_context else None
+    return f"{context}\n{chunk.text}" if context else chunk.text
+
+
+def merge_adjacent(spans: Sequence[tuple[int, int]], counter: CharCounter | None = None) -> list[tuple[int, int]]:
+    """Retrieved spans of one document with overlapping or adjacent ones merged into one span.
+
+    Adjacent means that nothing `counter` counts lies between them (with a text counter: only
+    whitespace). Overlapping windows otherwise send the same text several times; merged, each
+    character is sent once. The result is sorted by start.
+    """
+    count = counter or CharCounter()
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and (start <= merged[-1][1] or count(merged[-1][1], start) == 0):
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(s, e) for s, e in merged]
+
+
+def _make_retrievers(retrievers: Sequence[str | Retriever]) -> list[Retriever]:
+    built = []
+    for r in retrievers:
+        if isinstance(r, str):
+            if r not in RETRIEVERS:
+                raise ValueError(f"unknown retriever {r!r}; choose from {sorted(RETRIEVERS)} or pass a Retriever")
+            r = RETRIEVERS[r]()
+        built.append(r)
+    names = [r.name for r in built]
+    if len(set(names)) != len(names):
+        raise ValueError(f"retriever names must be distinct, got {names}")
+    return built
+
+
+class _Pool:
+    """Every document placed in one coordinate space (documents joined by a newline)."""
+
+    def __init__(self, docs: Sequence[Document]) -> None:
+        self.docs = list(docs)
+        self.base: dict[str, int] = {}
+        pos = 0
+        for doc in self.docs:
+            if doc.name in self.base:
+                raise ValueError(f"document {doc.name!r} is given twice")
+            self.base[doc.name] = pos
+            pos += len(doc.text) + 1
+        self.counter = CharCounter("\n".join(d.text for d in self.docs))
+
+
+def _check_questions(questions: Sequence[Mapping[str, Any]], pool: _Pool) -> None:
+    for q in questions:
+        if q["doc"] not in pool.base:
+            raise ValueError(f"question {q.get('id')!r} is about {q['doc']!r}, which is not among the documents")
+        if not q["answers"]:
+            raise ValueError(f"question {q.get('id')!r} has no golden excerpt")
+
+
+def _chunk_all(chunker: Chunker, pool: _Pool) -> tuple[list[tuple[str, Chunk]], float]:
+    """Chunk every document; returns (document name, chunk) pairs and the seconds it took."""
+    chunker(_WARM_UP)
+    out: list[tuple[str, Chunk]] = []
+    started = time.perf_counter()
+    for doc in pool.docs:
+        out.extend((doc.name, chunk) for chunk in chunker(doc.text, source=doc.name))
+    return out, time.perf_counter() - started
+
+
+def _chunker_columns(
+    label: str, chunker: Chunker, chunks: list[tuple[str, Chunk]], seconds: float, pool: _Pool
+) -> dict:
+    by_doc = [(doc, [c for name, c in chunks if name == doc.name]) for doc in pool.docs]
+    sizes = [len(c) for _, c in chunks]
+    source_chars = sum(len(d.text) for d in pool.docs)
+    return {
+        "chunker": label,
+        "strategy": chunker.name,
+        "params": repr(chunker.get_params()),
+        **corpus_structure_metrics(by_doc),
+        "chunk_seconds": seconds,
+        "index_ratio": sum(sizes) / source_chars if source_chars else 0.0,
+    }
+
+
+def compare(
+    chunkers: Mapping[str, Chunker] | Sequence[Chunker],
+    docs: Sequence[Document | str] | None = None,
+    questions: Sequence[Mapping[str, Any]] | None = None,
+    retrievers: Sequence[str | Retriever] = ("bm25", "dense"),
+    k: int = 5,
+    progress: bool = True,
+    per_question: bool = False,
+    use_context: bool | Literal["both"] = False,
+    where: Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None] | None = None,
+    expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None = None,
+    merge_hits: bool = False,
+) -> Any:
+    """Chunk `docs` with every chunker, answer `questions` with every retriever, measure it all.
+
+    Parameters
+    ----------
+    chunkers:
+        ``{label: chunker}``, or a list of chunkers (labelled by their ``repr``);
+        `default_chunkers` gives every registered strategy with its defaults.
+    docs:
+        `Document` objects or corpus names; default: the whole corpus. All are indexed together.
+    questions:
+        Question dicts as `chunklab.load_questions` returns them; default: every corpus question about
+        one of `docs`.
+    retrievers:
+        Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``, ``"late"``) or
+        `Retriever` instances with distinct names. Dense retrievers share one embedding cache, so
+        chunks that several chunkers produce alike are embedded once.
+    k:
+        Chunks retrieved per question.
+    progress:
+        Show a tqdm progress bar.
+    per_question:
+        Return one row per chunker × retriever × question instead of the summary.
+    use_context:
+        Index `indexed_text` (each chunk's ``metadata["context"]`` before its text) instead of the
+        text alone. The metrics still score the chunk's own span. ``"both"`` measures each chunker
+        without context, and, if any of its chunks has a context, with it too, under the label
+        ``"<label> + context"`` (the chunking is done once). The ``context`` column says which.
+    where:
+        A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
+        chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
+        the chunks that question may retrieve, or None for all of them.
+    expand_hits:
+        What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
+        ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
+        Default: the hits' own spans.
+    merge_hits:
+        Merge overlapping or adjacent sent spans of one document (`merge_adjacent`) before scoring, so
+        overlapping windows do not send the same text twice.
+
+    Returns
+    -------
+    pandas.DataFrame
+        By default one row per chunker × retriever (`summarize` of the per-question rows): the
+        chunker's ``chunker`` label, ``strategy``, ``params``; ``retriever``, ``k``, ``questions``;
+        the mean and population standard deviation (``_sd``) of each of `QUESTION_METRICS` (see
+        `span_metrics`, `precision_omega`; characters counted without whitespace); and the chunker's
+        structure columns (see `structure_metrics`, over all chunks of all documents) plus
+        ``chunk_seconds`` (chunking all documents, after a warm-up call that loads any model) and
+        ``index_ratio`` (characters indexed / source characters; above 1 with overlap).
+    """
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    if not (isinstance(use_context, bool) or use_context == "both"):
+        raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
+    labelled = _label_chunkers(chunkers)
+    documents = [
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+    ]
+    pool = _Pool(documents)
+    if questions is None:
+        questions = [q for q in load_questions() if q["doc"] in pool.base]
+    _check_questions(questions, pool)
+    built = _make_retrievers(retrievers)
+    sources = {doc.name: doc.text for doc in pool.docs}
+    golden = [
+        [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
+        for q in questions
+    ]
+    queries = [q["question"] for q in questions]
+
+    rows = []
+    bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
+    try:
+        for label, chunker in labelled.items():
+            bar.set_postfix_str(label)
+            try:
+                chunks, seconds = _chunk_all(chunker, pool)
+            except Exception as error:
+                raise RuntimeError(f"chunker {label!r} failed: {error}") from error
+            columns = _chunker_columns(label, chunker, chunks, seconds, pool)
+            spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
+            omegas = [precision_omega(spans, gold, pool.counter) for gold in golden]
+            flat = [c for _, c in chunks]
+            allowed = [where(q, flat) for q in questions] if where is not None else None
+            for with_context, row_label in _context_settings(use_context, label, flat):
+                texts = [indexed_text(c, with_context) for c in flat]
+                for retriever in built:
+                    retriever.index_chunks(texts, chunks, sources)
+                    ranked = retriever.search(queries, k, allowed)
+                    for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
+                        sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
+                        metrics = span_metrics(sent, gold, pool.counter)
+                        rows.append(
+                            {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
+                             "kind": q.get("kind"), **metrics, "precision_omega": omega, **columns,
+                             "chunker": row_label, "context": with_context}
+                        )
+            bar.update()
+    finally:
+        bar.close()
+    table = pd.DataFrame(rows)
+    return table if per_question else summarize(table)
+
+
+def _context_settings(use_context: bool | str, label: str, chunks: Sequence[Chunk]) -> list[tuple[bool, str]]:
+    """``(index the context?, row label)`` for each setting `compare` measures a chunking with."""
+    if use_context == "both":
+        with_context = any(c.metadata.get("context") for c in chunks)
+        return [(False, label)] + ([(True, f"{label} + context")] if with_context else [])
+    return [(bool(use_context), label)]
+
+
+def _sent_spans(
+    hits: Sequence[int],
+    chunks: Sequence[tuple[str, Chunk]],
+    spans: np.ndarray,
+    pool: _Pool,
+    expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None,
+    merge_hits: bool,
+) -> list[tuple[int, int]]:
+    """The pooled spans sent for one question's hits, expanded and merged as asked."""
+    if expand_hits is None:
+        by_doc = [(chunks[i][0], int(spans[i][0]), int(spans[i][1])) for i in hits]
+    else:
+        by_doc = [
+            (name, pool.base[name] + s, pool.base[name] + e)
+            for name, s, e in expand_hits([chunks[i][1] for i in hits])
+        ]
+    if not merge_hits:
+        return [(s, e) for _, s, e in by_doc]
+    out: list[tuple[int, int]] = []
+    for name in dict.fromkeys(n for n, _, _ in by_doc):
+        out.extend(merge_adjacent([(s, e) for n, s, e in by_doc if n == name], pool.counter))
+    return out
+
+
+def summarize(per_question: Any) -> Any:
+    """Collapse `compare(..., per_question=True)` rows to one row per chunker × retriever.
+
+    Question metrics become their mean and population standard deviation (``<metric>_sd``); the
+    chunker's own columns are carried over. Row order follows first appearance.
+    """
+    import pandas as pd
+
+    keys = ["chunker", "retriever"]
+    metric_cols = [m for m in QUESTION_METRICS if m in per_question.columns]
+    chunker_cols = [c for c in per_question.columns if c not in (*keys, *metric_cols, "question", "doc", "kind")]
+    groups = per_question.groupby(keys, sort=False)
+    means = groups[metric_cols].mean()
+    sds = groups[metric_cols].std(ddof=0).add_suffix("_sd")
+    firsts = groups[chunker_cols].first()
+    counts = groups.size().rename("questions")
+    table = pd.concat([firsts, counts, means, sds], axis=1).reset_index()
+    ordered = ["chunker", "strategy", "params", "retriever", "k", "questions"]
+    ordered += [c for m in metric_cols for c in (m, f"{m}_sd")]
+    return table[ordered + [c for c in table.columns if c not in ordered]]
+
+
+def guidance(summary: Any, per_question: Any = None) -> str:
+    """"Which strategy when", as markdown bullets computed from a `compare` summary (never asserted).
+
+    Each bullet states a measured winner or a measured trend with its numbers, so the advice changes
+    when the measurements do: the best chunker per retriever for recall@k and for IoU; which
+    retriever wins most often; how chunk size relates to recall and IoU (Spearman rank correlation
+    over the chunkers, with at least four of them); what storing text twice (index ratio above 1.05)
+    bought; the cheapest chunker and the one that breaks the least structure; and, given the
+    per-question rows, the best chunker × retriever for each kind of question.
+    """
+    k = int(summary["k"].iloc[0])
+    lines = []
+    for retriever, table in summary.groupby("retriever", sort=False):
+        recall, iou = table.loc[table["recall@k"].idxmax()], table.loc[table["iou"].idxmax()]
+        lines.append(
+            f"- **To find the answer at all** with {retriever}: **{recall['chunker']}** "
+            f"(recall@{k} {recall['recall@k']:.0%}). **To keep the context lean**: **{iou['chunker']}** "
+            f"(IoU {iou['iou']:.1%}, precision {iou['precision']:.1%}, recall@{k} {iou['recall@k']:.0%})."
+        )
+    recall = summary.pivot_table(index="chunker", columns="retriever", values="recall@k", sort=False)
+    if recall.shape[1] > 1:
+        wins = recall.idxmax(axis=1).value_counts()
+        means = recall.mean()
+        lines.append(
+            f"- **Retriever**: {wins.index[0]} gives the best recall@{k} for {wins.iloc[0]} of {len(recall)} "
+            f"chunkers; mean recall@{k} over chunkers: "
+            + ", ".join(f"{name} {value:.0%}" for name, value in means.sort_values(ascending=False).items())
+            + "."
+        )
+    chunkers = summary.groupby("chunker", sort=False).first()
+    if len(chunkers) >= 4:
+        by_size = summary.groupby("retriever", sort=False)[["size_mean", "recall@k", "iou"]]
+        rho = by_size.apply(lambda t: t.rank().corr()["size_mean"]).mean()
+        lines.append(
+            f"- **Chunk size**: across the chunkers, larger chunks go with "
+            f"{'higher' if rho['recall@k'] > 0 else 'lower'} recall@{k} (Spearman ρ {rho['recall@k']:+.2f}) and "
+            f"{'higher' if rho['iou'] > 0 else 'lower'} IoU (ρ {rho['iou']:+.2f}), averaged over retrievers."
+        )
+    stored_twice = summary["index_ratio"] > 1.05
+    if stored_twice.any() and not stored_twice.all():
+        lines.append(
+            f"- **Overlap**: chunkers that index the text more than once (index ratio "
+            f"{summary.loc[stored_twice, 'index_ratio'].mean():.2f}×) average recall@{k} "
+            f"{summary.loc[stored_twice, 'recall@k'].mean():.0%} and IoU "
+            f"{summary.loc[stored_twice, 'iou'].mean():.1%}; "
+            f"the others {summary.loc[~stored_twice, 'recall@k'].mean():.0%} and "
+            f"{summary.loc[~stored_twice, 'iou'].mean():.1%}."
+        )
+    fastest, slowest = chunkers["chunk_seconds"].idxmin(), chunkers["chunk_seconds"].idxmax()
+    lines.append(
+        f"- **Chunking cost**: {fastest} is fastest ({chunkers.loc[fastest, 'chunk_seconds'] * 1000:.0f} ms for "
+        f"the corpus), {slowest} slowest ({chunkers.loc[slowest, 'chunk_seconds'] * 1000:.0f} ms)."
+    )
+    broken = chunkers[["sentences_cut", "table_rows_cut", "code_blocks_cut"]].sum(axis=1)
+    intact = broken.idxmin()
+    lines.append(
+        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'sentences_cut']:.0%} of its chunks cut "
+        f"a sentence, {chunkers.loc[intact, 'table_rows_cut']:.0%} a table row, "
+        f"{chunkers.loc[intact, 'code_blocks_cut']:.0%} a code block."
+    )
+    if per_question is not None:
+        by_kind = per_question.groupby(["kind", "chunker", "retriever"], sort=False)["recall@k"].mean()
+        best = by_kind.groupby(level="kind", sort=False).idxmax()
+        lines.append(
+            f"- **By kind of question** (best recall@{k}): "
+            + "; ".join(f"{kind}: {c} with {r} ({by_kind[(kind, c, r)]:.0%})" for kind, (_, c, r) in best.items())
+            + "."
+        )
+    return "\n".join(lines)

@@ -1,0 +1,86 @@
+"""What an embedding model silently drops: chunks longer than its window, measured per chunker.
+
+all-MiniLM-L6-v2 reads at most 256 word pieces, its ``[CLS]`` and ``[SEP]`` included (as
+sentence-transformers runs it); whatever a chunk holds beyond that never reaches its vector.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..core import Chunk, Chunker
+from ..formats.corpus import list_documents, load_document
+from ..models.resources import MINILM_MAX_TOKENS
+from ..text.length import TokenizerLike, count_tokens, token_spans
+from .comparison import default_chunkers
+
+__all__ = ["MINILM_SPECIAL_TOKENS", "model_token_count", "truncation_table", "unread_chars"]
+
+#: all-MiniLM-L6-v2 wraps every input in ``[CLS] ... [SEP]``: two of its 256 positions.
+MINILM_SPECIAL_TOKENS = 2
+
+
+def model_token_count(
+    text: str, tokenizer: TokenizerLike = "minilm", special_tokens: int = MINILM_SPECIAL_TOKENS
+) -> int:
+    """How many positions of the model's window `text` fills: its tokens plus the special tokens
+    the model wraps it in (``[CLS]`` and ``[SEP]`` for MiniLM)."""
+    return count_tokens(text, tokenizer) + special_tokens
+
+
+def unread_chars(
+    text: str, max_tokens: int = MINILM_MAX_TOKENS, tokenizer: TokenizerLike = "minilm",
+    special_tokens: int = MINILM_SPECIAL_TOKENS,
+) -> int:
+    """How many characters at the end of `text` a model with a window of `max_tokens` never reads
+    (0 if it fits): everything after the last token that still fits beside the special tokens."""
+    room = max_tokens - special_tokens
+    spans = token_spans(text, tokenizer)
+    if len(spans) <= room:
+        return 0
+    return len(text) - spans[room - 1][1] if room > 0 else len(text)
+
+
+def truncation_table(
+    chunkers: Mapping[str, Chunker] | None = None,
+    docs: Sequence[Any] | None = None,
+    max_tokens: int = MINILM_MAX_TOKENS,
+    tokenizer: TokenizerLike = "minilm",
+    special_tokens: int = MINILM_SPECIAL_TOKENS,
+) -> Any:
+    """For each chunker, how many of its chunks an embedding model would silently truncate.
+
+    Every chunker (default: every registered one with its defaults) chunks every document
+    (default: the whole corpus); a chunk is truncated when its tokens plus `special_tokens` exceed
+    `max_tokens` (all-MiniLM-L6-v2 in sentence-transformers: 256 word pieces, ``[CLS]`` and
+    ``[SEP]`` included). Returns a DataFrame, one row per chunker: ``chunks``, ``truncated``,
+    ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens included),
+    ``unread_share`` (characters the model never reads ÷ characters indexed).
+    """
+    import pandas as pd
+
+    if chunkers is None:
+        chunkers = default_chunkers()
+    documents = [
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+    ]
+    rows = []
+    for label, chunker in chunkers.items():
+        chunks: list[Chunk] = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
+        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in chunks]
+        unread = sum(
+            unread_chars(c.text, max_tokens, tokenizer, special_tokens)
+            for c, n in zip(chunks, lengths)
+            if n > max_tokens
+        )
+        indexed = sum(len(c) for c in chunks)
+        truncated = sum(n > max_tokens for n in lengths)
+        rows.append({
+            "chunker": label,
+            "chunks": len(chunks),
+            "truncated": truncated,
+            "share_truncated": truncated / len(chunks) if chunks else 0.0,
+            "max_tokens_seen": max(lengths, default=0),
+            "unread_share": unread / indexed if indexed else 0.0,
+        })
+    return pd.DataFrame(rows).set_index("chunker")

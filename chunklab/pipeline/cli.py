@@ -1,0 +1,455 @@
+"""The ``chunklab`` command line: chunk, measure, index and query your own documents.
+
+Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
+
+* ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges.
+* ``chunklab chunk PATH... --strategy NAME [--param KEY=VALUE]... [--out chunks.jsonl] [--jobs N]``:
+  chunk files and folders of .md, .txt, .html, .csv and .pdf (`chunklab.formats.readers`) into JSON Lines,
+  one chunk record per line (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs``
+  is. A file that cannot be read is reported with its path and the reason and the run goes on;
+  each document's records are written as soon as it is done; the exit status is 1 if anything was
+  skipped.
+* ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]...``: the
+  `chunklab.evaluation.comparison.compare` table for your own documents and questions.
+* ``chunklab index PATH... --store DIR --strategy NAME [--param ...]...``: one ChromaDB collection
+  per strategy and parameters (`chunklab.pipeline.store`).
+* ``chunklab query --store DIR --collection NAME "question" [--where KEY=VALUE]...``: the top-k
+  chunks of a collection, with metadata filters.
+
+``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param size=200
+--strategy fixed --param size=800`` measures two chunkers. Values are parsed to the parameter's
+annotated type and checked by the chunker itself (its `chunklab.core.ParameterError`).
+
+Exit status: 0 on success, 1 if a document could not be read or chunked, 2 for a usage error (an
+unknown strategy, a bad parameter, a malformed question file, an unknown collection).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import enum
+import itertools
+import os
+import sys
+import types
+import typing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any, Callable, Iterator, Literal, Sequence, TextIO
+
+from ..core import CHUNKERS, Chunker, ParameterError, split_list
+from ..formats.readers import DocumentError, find_documents, read_document, read_questions
+from .export import from_dicts, json_line
+from .files import chunk_file
+
+__all__ = ["build_parser", "main", "make_chunker", "parse_value"]
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+_NONE = {"none", "null"}
+
+
+class UsageError(Exception):
+    """A mistake in the command (exit status 2); the message says what to change."""
+
+
+# -- parameters ------------------------------------------------------------------------------------
+def parse_value(annotation: Any, raw: str, where: str = "value") -> Any:
+    """Parse the command-line string `raw` to a value of the parameter type `annotation`.
+
+    int, float, bool (true/false, yes/no, on/off, 1/0), str, ``Literal`` options, ``Enum`` values,
+    ``tuple[str, ...]`` (comma-separated, as in `explore`'s text boxes) and ``X | None`` (``none``)
+    are understood; ranges are left to the chunker's own validation. Raises `UsageError`.
+    """
+    options = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in options:
+        if raw.strip().lower() in _NONE:
+            return None
+        inner = [a for a in options if a is not type(None)]
+        return parse_value(inner[0] if len(inner) == 1 else typing.Union[tuple(inner)], raw, where)
+    if typing.get_origin(annotation) is Literal:
+        for option in options:
+            if str(option) == raw:
+                return option
+        raise UsageError(f"{where} must be one of {', '.join(map(str, options))}; got {raw!r}")
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        for member in annotation:
+            if raw in (str(member.value), member.name):
+                return member
+        raise UsageError(f"{where} must be one of {', '.join(str(m.value) for m in annotation)}; got {raw!r}")
+    if annotation is bool:
+        if raw.strip().lower() in _TRUE | _FALSE:
+            return raw.strip().lower() in _TRUE
+        raise UsageError(f"{where} must be true or false; got {raw!r}")
+    if annotation in (int, float):
+        try:
+            return annotation(raw)
+        except ValueError:
+            expected = "an integer" if annotation is int else "a number"
+            raise UsageError(f"{where} must be {expected}; got {raw!r}") from None
+    if annotation is str:
+        return raw
+    if annotation == tuple[str, ...]:
+        return split_list(raw)
+    raise UsageError(f"{where} has type {getattr(annotation, '__name__', annotation)}, which a command line cannot set")
+
+
+def _settable(annotation: Any) -> bool:
+    """Whether `parse_value` understands this parameter type."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return all(_settable(a) for a in typing.get_args(annotation) if a is not type(None))
+    return (
+        typing.get_origin(annotation) is Literal
+        or annotation in (int, float, bool, str, tuple[str, ...])
+        or (isinstance(annotation, type) and issubclass(annotation, enum.Enum))
+    )
+
+
+def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
+    """The registered chunker `name` built from ``KEY=VALUE`` strings (types from its signature).
+
+    Raises `UsageError` for an unknown strategy or parameter or an unparsable value, and the
+    chunker's own `ParameterError` for a value out of range.
+    """
+    if name not in CHUNKERS:
+        known = ", ".join(sorted(CHUNKERS))
+        raise UsageError(f"unknown strategy {name!r}; choose from {known} (see `chunklab strategies`)")
+    cls = CHUNKERS[name]
+    specs = cls.param_specs()
+    params: dict[str, Any] = {}
+    for assignment in assignments:
+        key, sep, raw = assignment.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"--param expects KEY=VALUE, got {assignment!r}")
+        if key not in specs:
+            raise UsageError(f"strategy {name!r} has no parameter {key!r}; it has: {', '.join(specs)}")
+        params[key] = parse_value(specs[key].annotation, raw, f"{name} parameter {key!r}")
+    return cls(**params)
+
+
+class _StrategyAction(argparse.Action):
+    """``--strategy NAME`` starts a new chunker; ``--param`` adds to the most recent one."""
+
+    def __call__(self, parser: Any, namespace: Any, value: Any, option: str | None = None) -> None:
+        strategies = list(getattr(namespace, "strategies", None) or [])
+        if self.dest == "strategies":
+            strategies.append((value, []))
+        elif not strategies:
+            parser.error(f"{option} {value} comes before any --strategy; put it after the strategy it configures")
+        else:
+            strategies[-1][1].append(value)
+        namespace.strategies = strategies
+
+
+def _chunkers(strategies: Sequence[tuple[str, list[str]]]) -> list[Chunker]:
+    return [make_chunker(name, params) for name, params in strategies]
+
+
+# -- documents -------------------------------------------------------------------------------------
+def _default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _chunk_task(chunker: Chunker, path: Path, name: str) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """Worker: one file's records, or None and the reason it was skipped."""
+    try:
+        return chunk_file(chunker, path, name), None
+    except DocumentError as error:
+        return None, str(error)
+    except Exception as error:  # a chunker failing on one document must not stop the others
+        return None, f"{path}: the {chunker.name!r} chunker failed on it: {type(error).__name__}: {error}"
+
+
+def _in_order(function: Callable[..., Any], tasks: Sequence[tuple], jobs: int) -> Iterator[Any]:
+    """``function(*task)`` for every task, yielded in task order, computed by up to `jobs` processes."""
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from (function(*task) for task in tasks)
+        return
+    import multiprocessing
+
+    # "spawn": workers start clean (no inherited threads or model sessions) on every platform.
+    with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        waiting = iter(tasks)
+        pending = collections.deque(pool.submit(function, *task) for task in itertools.islice(waiting, 4 * jobs))
+        while pending:
+            result = pending.popleft().result()
+            for task in itertools.islice(waiting, 1):
+                pending.append(pool.submit(function, *task))
+            yield result
+
+
+def _chunked_files(
+    chunker: Chunker, paths: Sequence[str], jobs: int, progress: bool | None, problems: list[str]
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """``(name, records)`` of every readable document under `paths`, in input order; what could not
+    be read is appended to `problems` (and reported on stderr) as it happens."""
+    from tqdm.auto import tqdm
+
+    found = find_documents(paths)
+    for problem in found.problems:
+        _report(problems, str(problem))
+    tasks = [(chunker, path, name) for name, path in found.files]
+    # tqdm's disable=None: a bar only when standard error is a terminal.
+    disable = None if progress is None else not progress
+    done = 0
+    with tqdm(total=len(tasks), desc=f"chunk ({chunker.name})", unit="doc", disable=disable) as bar:
+        try:
+            for (_, _, name), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, jobs)):
+                done += 1
+                bar.update()
+                if problem is not None:
+                    _report(problems, problem)
+                else:
+                    yield name, records
+        except BrokenProcessPool as error:
+            # A worker was killed (out of memory, a crash in native code): what is written stays written.
+            for _, path, _ in tasks[done:]:
+                _report(problems, f"{path}: not chunked: a worker process died ({error})")
+
+
+def _report(problems: list[str], message: str) -> None:
+    problems.append(message)
+    print(f"chunklab: skipped: {message}", file=sys.stderr)
+
+
+# -- commands --------------------------------------------------------------------------------------
+def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
+    for name in sorted(CHUNKERS):
+        cls = CHUNKERS[name]
+        summary = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        print(f"{name}  ({cls.__module__}.{cls.__name__})", file=out)
+        print(f"    {' '.join(summary.split())}", file=out)
+        for param, spec in cls.param_specs().items():
+            allowed = _describe(spec.annotation, cls.bounds.get(param))
+            print(f"    --param {param}={_shown(spec.default)}    {allowed}", file=out)
+    return 0
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def _describe(annotation: Any, bound: tuple | None) -> str:
+    """A parameter's type and allowed values, as `chunklab strategies` prints them."""
+    if typing.get_origin(annotation) is Literal:
+        return "one of: " + ", ".join(map(str, typing.get_args(annotation)))
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "one of: " + ", ".join(str(m.value) for m in annotation)
+    if annotation == tuple[str, ...]:
+        return "comma-separated text"
+    kind = getattr(annotation, "__name__", str(annotation))
+    if not _settable(annotation):
+        return f"{kind} (set it from Python; the command line cannot)"
+    if bound is not None:
+        low, high = ("-inf" if bound[0] is None else bound[0]), ("inf" if bound[1] is None else bound[1])
+        return f"{kind} in [{low}, {high}]"
+    return kind
+
+
+def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
+    if len(args.strategies) != 1:
+        raise UsageError("chunk takes exactly one --strategy (use `index` or `evaluate` for several)")
+    (chunker,) = _chunkers(args.strategies)
+    problems: list[str] = []
+    written = documents = 0
+    target = out if args.out == "-" else open(args.out, "w", encoding="utf-8")
+    try:
+        for _, records in _chunked_files(chunker, args.paths, args.jobs, args.progress, problems):
+            target.writelines(json_line(record) + "\n" for record in records)
+            target.flush()
+            written += len(records)
+            documents += 1
+    finally:
+        if target is not out:
+            target.close()
+    where = "" if args.out == "-" else f" to {args.out}"
+    print(f"chunklab: {written} chunks from {documents} document(s){where}; {len(problems)} skipped", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    from ..evaluation.comparison import compare
+
+    chunkers = {repr(c): c for c in _chunkers(args.strategies)}
+    found = find_documents(args.paths)
+    problems = [str(p) for p in found.problems]
+    documents = []
+    for name, path in found.files:
+        try:
+            documents.append(read_document(path, name))
+        except DocumentError as error:
+            problems.append(str(error))
+    if problems:
+        for problem in problems:
+            print(f"chunklab: {problem}", file=sys.stderr)
+        print("chunklab: evaluate needs every document the questions refer to; fix the files above", file=sys.stderr)
+        return 1
+    try:
+        questions = read_questions(args.questions, documents)
+    except DocumentError as error:
+        raise UsageError(str(error)) from error
+    retrievers = [_retriever(name) for name in args.retrievers or ("bm25", "dense")]
+    table = compare(chunkers, documents, questions, retrievers=retrievers, k=args.k,
+                    progress=args.progress is not False, use_context=args.use_context)
+    if args.out:
+        table.to_csv(args.out, index=False)
+    columns = ["chunker", "retriever", "chunks", "size_mean", "recall@k", "recall", "precision", "iou",
+               "precision_omega"]
+    print(f"{len(documents)} document(s), {len(questions)} question(s), k = {args.k}", file=out)
+    print(table[columns].round(3).to_string(index=False), file=out)
+    return 0
+
+
+def _retriever(name: str) -> Any:
+    """A retriever by its short name: one of `RETRIEVERS`, or ``chroma`` (dense retrieval served by
+    ChromaDB, from the pipeline's store, imported only when asked for)."""
+    if name == "chroma":
+        from .store import ChromaRetriever
+
+        return ChromaRetriever()
+    return name
+
+
+def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
+    from . import store
+
+    chunkers = _chunkers(args.strategies)
+    client = None  # the store is created only when there is something to put in it
+    problems: list[str] = []
+    for chunker in chunkers:
+        chunks = [c for _, records in _chunked_files(chunker, args.paths, args.jobs, args.progress, problems)
+                  for c in from_dicts(records)]
+        if not chunks:
+            print(f"chunklab index: no chunks to index for {chunker!r}", file=sys.stderr)
+            continue
+        client = client or store.open_store(args.store)
+        collection = store.index_chunks(client, chunker, chunks, use_context=not args.no_context)
+        print(f"{collection.name}\t{collection.count()} chunks\t{chunker!r}", file=out)
+    return 1 if problems else 0
+
+
+def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
+    from . import store
+
+    try:
+        hits = store.query(store.open_store(args.store, create=False), args.collection, args.question, k=args.k,
+                           where=args.where)
+    except (FileNotFoundError, ValueError) as error:
+        raise UsageError(str(error)) from error
+    for rank, hit in enumerate(hits, 1):
+        if args.json:
+            print(json_line(hit.record()), file=out)
+            continue
+        chunk = hit.chunk
+        print(f"{rank}. {hit.score:.3f}  {chunk.metadata.get('source', '?')} [{chunk.start}, {chunk.end})", file=out)
+        print(f"   {' '.join(chunk.text.split())[:args.width]}", file=out)
+    if not hits:
+        print("chunklab query: no chunk matches" + (" the filter" if args.where else ""), file=sys.stderr)
+    return 0
+
+
+# -- the parser ------------------------------------------------------------------------------------
+_EXAMPLES = """examples:
+  chunklab strategies
+  chunklab chunk docs/ --strategy fixed --param size=400 --param overlap=40 --out chunks.jsonl
+  chunklab evaluate docs/ --questions questions.jsonl --strategy fixed --param size=300 \\
+      --strategy fixed --param size=1200
+  chunklab index docs/ --store chroma-db --strategy fixed --param size=400
+  chunklab query --store chroma-db --collection fixed-6953daa7 --where source=report.pdf "What changed in 2025?"
+"""
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``chunklab`` argument parser (one sub-command per job)."""
+    parser = argparse.ArgumentParser(
+        prog="chunklab", description="Chunk, measure, index and query your own documents with chunklab's strategies.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EXAMPLES,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    strategies = commands.add_parser("strategies", help="list every chunking strategy and its parameters")
+    strategies.set_defaults(run=_cmd_strategies)
+
+    def documents(sub: argparse.ArgumentParser, several: bool) -> None:
+        sub.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.md .txt .html .csv .pdf)")
+        sub.add_argument("--strategy", dest="strategies", action=_StrategyAction, required=True, metavar="NAME",
+                         help="a registered strategy" + (" (repeat for several)" if several else ""))
+        sub.add_argument("--param", dest="params", action=_StrategyAction, metavar="KEY=VALUE",
+                         help="a parameter of the --strategy before it (repeatable)")
+        sub.add_argument("--progress", dest="progress", action="store_true", default=None,
+                         help="always show the progress bar (default: only on a terminal)")
+        sub.add_argument("--no-progress", dest="progress", action="store_false", help="never show it")
+
+    def jobs(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--jobs", "-j", type=int, default=_default_jobs(),
+                         help="worker processes (default: all cores, here %(default)s); the output is the same")
+
+    chunk = commands.add_parser("chunk", help="chunk files into JSON Lines, one chunk per line")
+    documents(chunk, several=False)
+    chunk.add_argument("--out", "-o", default="-", metavar="FILE", help="output file (default: standard output)")
+    jobs(chunk)
+    chunk.set_defaults(run=_cmd_chunk)
+
+    evaluate = commands.add_parser("evaluate", help="measure strategies with your own questions")
+    documents(evaluate, several=True)
+    evaluate.add_argument("--questions", required=True, metavar="FILE.jsonl",
+                          help="questions in the shape of data/questions.jsonl, about these documents")
+    evaluate.add_argument("--retriever", dest="retrievers", action="append", metavar="NAME",
+                          help="bm25, dense, bm25_rerank, hybrid or chroma (repeatable; default: bm25 and dense)")
+    evaluate.add_argument("-k", type=int, default=5, help="chunks retrieved per question (default %(default)s)")
+    evaluate.add_argument("--use-context", action="store_true",
+                          help="index each chunk's metadata context before its text")
+    evaluate.add_argument("--out", "-o", metavar="FILE.csv", help="also save the full table as CSV")
+    evaluate.set_defaults(run=_cmd_evaluate)
+
+    index = commands.add_parser("index", help="put each strategy's chunks into its own ChromaDB collection")
+    documents(index, several=True)
+    index.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder (created if missing)")
+    index.add_argument("--no-context", action="store_true",
+                       help="embed the chunk text alone, ignoring its metadata context")
+    jobs(index)
+    index.set_defaults(run=_cmd_index)
+
+    query = commands.add_parser("query", help="the chunks of a collection closest to a question")
+    query.add_argument("question")
+    query.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder `chunklab index` wrote")
+    query.add_argument("--collection", required=True, metavar="NAME", help="a name printed by `chunklab index`")
+    query.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                       help="metadata filter, e.g. source=guide.md, start>=1000, entities=Ada Brook (a list "
+                            "field: contains); repeatable, all must hold")
+    query.add_argument("-k", type=int, default=5, help="chunks to return (default %(default)s)")
+    query.add_argument("--json", action="store_true", help="print each hit as a JSON line")
+    query.add_argument("--width", type=int, default=160, help=argparse.SUPPRESS)
+    query.set_defaults(run=_cmd_query)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line with `argv` (default: ``sys.argv[1:]``); returns the exit status.
+
+    Results go to `out` (default: standard output), diagnostics and progress to standard error. With
+    more than one job, documents are chunked in spawned worker processes: a script that calls `main`
+    must do so under ``if __name__ == "__main__":`` (as for any use of `multiprocessing`).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "jobs", 1) < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        return args.run(args, out or sys.stdout)
+    except (UsageError, ParameterError) as error:
+        print(f"chunklab {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (`chunklab strategies | head`): stop quietly, as the Python docs advise.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

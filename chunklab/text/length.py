@@ -1,0 +1,325 @@
+"""Chunk sizes in one unit: characters, words, or tokens of a tokenizer.
+
+Every chunker with a size parameter measures through this module, so "400 tokens" means the same
+thing to the sentence packer, the sliding window, the recursive splitter and the token chunker.
+The convention for such a chunker is two constructor parameters::
+
+    unit: SizeUnit = "chars"           # "chars", "words" or "tokens"
+    tokenizer: TokenizerName = "minilm"  # used only when unit == "tokens"
+
+and ``measure = length_function(unit, tokenizer)``.
+
+Tokenizers (both offline, see `chunklab.models.resources`):
+
+* ``"minilm"``: all-MiniLM-L6-v2's WordPiece tokenizer, the one our embedder reads. Counts exclude
+  the ``[CLS]``/``[SEP]`` markers the model adds (two more tokens per input). WordPiece first splits
+  at whitespace and punctuation, so the count of two pieces joined by whitespace is exactly the sum
+  of their counts.
+* ``"cl100k"``: OpenAI's ``cl100k_base`` BPE (tiktoken). Its pieces can absorb the whitespace in
+  front of a word, so the count of a joined text can differ by a token or two from the sum of its
+  parts: a packer that sums counts must re-measure the joined piece before promising a size.
+
+Where a tokenizer is taken, a tokenizer object works too (`TokenizerLike`): a Hugging Face fast
+tokenizer, a ``tokenizers.Tokenizer``, a tiktoken ``Encoding``, or a function that returns the
+``(start, end)`` character span of every token of a text. Objects are used as they are (no special
+tokens added, no truncation), so a learner's own tokenizer measures exactly like the built-in ones.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from typing import Any, Callable, ClassVar, Literal, Sequence, Union
+
+import numpy as np
+
+from .spans import span_array
+from .words import WORD, count_words
+
+__all__ = [
+    "SizeUnit",
+    "TokenizerLike",
+    "TokenizerName",
+    "UnitSized",
+    "count_tokens",
+    "count_words",
+    "length_function",
+    "span_measure",
+    "token_span_array",
+    "token_spans",
+]
+
+SizeUnit = Literal["chars", "words", "tokens"]
+TokenizerName = Literal["minilm", "cl100k"]
+#: A tokenizer by name, or an object: a Hugging Face fast tokenizer, a ``tokenizers.Tokenizer``, a
+#: tiktoken ``Encoding``, or a callable ``text -> [(start, end), ...]`` (one span per token).
+TokenizerLike = Union[TokenizerName, Any]
+_NAMES = ("minilm", "cl100k")
+
+@functools.lru_cache(maxsize=65_536)
+def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
+    """Tokens of `text` for `tokenizer`, without special tokens (cached per text and tokenizer)."""
+    kind, model = _resolve(tokenizer)
+    if kind == "wordpiece":
+        return len(model.encode(text, add_special_tokens=False))
+    if kind == "tiktoken":
+        return len(model.encode_ordinary(text))
+    return len(_checked_spans(model, text))
+
+
+def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int], int]:
+    """``(start, end) -> measure(text[start:end])`` for many spans of one text. Characters and words
+    are answered from positions, without slicing or scanning the span (words from a running count
+    of word starts: a span that begins inside a word counts that word too); MiniLM tokens from the
+    text's own tokenization wherever that is exact (see `_wordpiece_counter`); any other measure
+    measures the slice. For a loop that measures long, overlapping spans (a packer's search, a
+    slider move), the cost stops growing with the span's length."""
+    if measure is len:
+        return lambda start, end: end - start
+    if _is_minilm_count(measure):
+        return _wordpiece_counter(text)
+    if measure is not count_words:
+        return lambda start, end: measure(text[start:end])
+    before = _words_before(text)
+
+    def words(start: int, end: int) -> int:
+        if start >= end:
+            return 0
+        inside = start > 0 and not text[start - 1].isspace() and not text[start].isspace()
+        return before[end] - before[start] + inside
+
+    return words
+
+
+@functools.lru_cache(maxsize=8)
+def _words_before(text: str) -> list[int]:
+    """For every position ``p`` of `text` (and its end), how many words start before it (cached per
+    text: a chunker packs many spans of one text)."""
+    starts = np.zeros(len(text) + 1, dtype=np.int64)
+    starts[[m.start() + 1 for m in WORD.finditer(text)]] = 1
+    return np.cumsum(starts).tolist()
+
+
+def _is_minilm_count(measure: Callable[[str], int]) -> bool:
+    """Is `measure` ``length_function("tokens", "minilm")``?"""
+    return (
+        isinstance(measure, functools.partial)
+        and measure.func is count_tokens
+        and not measure.args
+        and measure.keywords == {"tokenizer": "minilm"}
+    )
+
+
+def _wordpiece_counter(text: str) -> Callable[[int, int], int]:
+    """MiniLM token counts of spans of `text`. WordPiece splits the text into words at whitespace
+    and punctuation before it chooses pieces, so a span whose two ends cut no such word holds
+    exactly the document's tokens that start inside it; a span that cuts a word is tokenized."""
+    starts, safe = _wordpiece_table(text)
+
+    def tokens(start: int, end: int) -> int:
+        if start >= end:
+            return 0
+        if safe[start] and safe[end]:
+            return bisect.bisect_left(starts, end) - bisect.bisect_left(starts, start)
+        return count_tokens(text[start:end], "minilm")
+
+    return tokens
+
+
+@functools.lru_cache(maxsize=8)
+def _wordpiece_table(text: str) -> tuple[list[int], list[bool]]:
+    """Where each MiniLM token of `text` starts, and for every position ``0..len(text)`` whether a
+    cut there leaves every pre-tokenizer word whole (cached per text)."""
+    _, model = _resolve("minilm")
+    encoding = model.encode(text, add_special_tokens=False)
+    offsets = span_array(encoding.offsets)
+    inside = np.zeros(len(text) + 2, dtype=np.int64)
+    if len(offsets):
+        words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
+        first = np.flatnonzero(np.r_[True, words[1:] != words[:-1]])
+        last = np.r_[first[1:] - 1, len(words) - 1]
+        word_starts, word_ends = offsets[first, 0], offsets[last, 1]
+        long = word_ends - word_starts >= 2
+        np.add.at(inside, word_starts[long] + 1, 1)  # positions strictly inside a word
+        np.add.at(inside, word_ends[long], -1)
+    safe = (np.cumsum(inside)[: len(text) + 1] == 0).tolist()
+    return offsets[:, 0].tolist(), safe
+
+
+def length_function(unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> Callable[[str], int]:
+    """The function that measures a text in `unit` (``len`` for characters)."""
+    if unit == "chars":
+        return len
+    if unit == "words":
+        return count_words
+    if unit == "tokens":
+        _resolve(tokenizer)  # an unknown tokenizer fails here, not at the first measurement
+        return functools.partial(count_tokens, tokenizer=tokenizer)
+    raise ValueError(f"unit must be one of ['chars', 'words', 'tokens'], got {unit!r}")
+
+
+def token_spans(text: str, tokenizer: TokenizerLike = "minilm") -> list[tuple[int, int]]:
+    """The exact character span of every token of `text`, in order (no special tokens).
+
+    * ``"minilm"`` (and any Hugging Face tokenizer): the fast tokenizer's offsets. They skip
+      whitespace, and a character the vocabulary lacks becomes ``[UNK]`` with the span of its word.
+    * ``"cl100k"`` (and any tiktoken encoding): tiktoken's start offsets (`decode_with_offsets`); a
+      token ends where the next begins, so spans tile the text and include the whitespace BPE
+      attaches to a word. A character split over two byte-level tokens belongs to the first; the
+      second then has an empty span.
+    * a function: whatever it returns, checked to be ordered, non-overlapping spans inside `text`.
+    """
+    array = token_span_array(text, tokenizer)
+    return list(zip(array[:, 0].tolist(), array[:, 1].tolist()))
+
+
+def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarray:
+    """`token_spans` as an ``(n, 2)`` int64 array, computed without a Python tuple per token."""
+    kind, model = _resolve(tokenizer)
+    if kind == "wordpiece":
+        return span_array(model.encode(text, add_special_tokens=False).offsets)
+    if kind == "tiktoken":
+        starts = _tiktoken_starts(model, _tiktoken_ids(model, text), text)
+        table = np.empty((len(starts), 2), dtype=np.int64)
+        table[:, 0] = starts
+        table[:-1, 1] = starts[1:]  # a token ends where the next one starts (starts never decrease)
+        table[-1:, 1] = len(text)
+        return table
+    return span_array(_checked_spans(model, text))
+
+
+def _tiktoken_ids(model: Any, text: str) -> np.ndarray:
+    """The token ids of `text` as an array: ``encode_to_numpy`` where the encoding has it (tiktoken
+    >= 0.7), which hands the ids over as one buffer instead of a Python list of ints and, with no
+    special token allowed or disallowed, encodes exactly like ``encode_ordinary``; otherwise (or for
+    a text with lone surrogates, which only ``encode_ordinary`` repairs) ``encode_ordinary``."""
+    if hasattr(model, "encode_to_numpy"):
+        try:
+            return model.encode_to_numpy(text, disallowed_special=())
+        except UnicodeEncodeError:
+            pass
+    return np.asarray(model.encode_ordinary(text), dtype=np.int64)
+
+
+def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> np.ndarray:
+    """The character offset at which each token of `ids` (the tokens of `text`) starts: exactly the
+    offsets of tiktoken's ``decode_with_offsets`` (a token that begins inside a character starts at
+    that character), found with arrays instead of one Python step per token (that loop was two
+    thirds of chunking in cl100k tokens). The bytes the tokens decode to are the text's UTF-8, so
+    the text is encoded instead of the tokens decoded; in an ASCII text every byte is a character.
+    Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
+    ids = np.asarray(ids)
+    if not len(ids):
+        return np.zeros(0, dtype=np.int64)
+    if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
+        return np.asarray(model.decode_with_offsets(ids.tolist())[1], dtype=np.int64)
+    lengths = _token_byte_lengths(model)[ids]
+    first_byte = lengths.cumsum() - lengths
+    try:
+        utf8 = text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates, which tiktoken encoded as U+FFFD
+        utf8 = model.decode_bytes(ids.tolist())
+    if len(utf8) == len(text):
+        return first_byte
+    data = np.frombuffer(utf8, dtype=np.uint8)
+    continuation = ((data & 0xC0) == 0x80).nonzero()[0]  # UTF-8 bytes that do not start a character
+    # a continuation byte lies before the first byte of every token after the last one starting at or before it
+    after = first_byte.searchsorted(continuation, side="right")
+    chars_before = first_byte - np.bincount(after, minlength=len(first_byte) + 1).cumsum()[:-1]
+    inside = (data[first_byte] & 0xC0) == 0x80  # a token that begins inside a character starts at it
+    return chars_before - inside
+
+
+@functools.lru_cache(maxsize=4)
+def _token_byte_lengths(model: Any) -> np.ndarray:
+    """Bytes per token id of a tiktoken encoding (0 for ids it does not define), built once."""
+    lengths = np.zeros(model.n_vocab, dtype=np.int64)
+    for token in range(model.n_vocab):
+        try:
+            lengths[token] = len(model.decode_single_token_bytes(token))
+        except KeyError:
+            pass
+    return lengths
+
+
+def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
+    """``(kind, model)`` for a tokenizer name or object: ``"wordpiece"`` and a ``tokenizers.Tokenizer``
+    that neither truncates nor pads, ``"tiktoken"`` and an encoding, or ``"function"`` and a callable."""
+    if isinstance(tokenizer, str):
+        return _named(tokenizer)
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    if hasattr(backend, "encode") and hasattr(backend, "to_str") and hasattr(backend, "no_truncation"):
+        return "wordpiece", _untruncated(backend)
+    if hasattr(tokenizer, "encode_ordinary") and hasattr(tokenizer, "decode_with_offsets"):
+        return "tiktoken", tokenizer
+    if callable(tokenizer):
+        return "function", tokenizer
+    raise ValueError(
+        f"tokenizer must be one of {list(_NAMES)}, a Hugging Face fast tokenizer, a tiktoken Encoding or a "
+        f"function text -> token spans; got {type(tokenizer).__name__}"
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def _named(tokenizer: str) -> tuple[str, Any]:
+    """`_resolve` for a tokenizer name, looked up once (a cache miss of `count_tokens` pays for it)."""
+    if tokenizer == "minilm":
+        from ..models.resources import hf_tokenizer
+
+        return "wordpiece", hf_tokenizer("minilm").backend_tokenizer
+    if tokenizer == "cl100k":
+        from ..models.resources import tiktoken_encoding
+
+        return "tiktoken", tiktoken_encoding()
+    raise ValueError(f"tokenizer must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
+
+
+def _checked_spans(function: Callable[[str], Any], text: str) -> list[tuple[int, int]]:
+    """A tokenizer function's spans of `text`, checked to be ordered, non-overlapping and inside it."""
+    spans = [(int(s), int(e)) for s, e in function(text)]
+    previous_end = 0
+    for start, end in spans:
+        if not previous_end <= start <= end <= len(text):
+            raise ValueError(
+                "a tokenizer function must return ordered, non-overlapping (start, end) spans inside the "
+                f"text; got ({start}, {end}) after a token ending at {previous_end}"
+            )
+        previous_end = end
+    return spans
+
+
+@functools.lru_cache(maxsize=16)
+def _untruncated(backend: Any) -> Any:
+    """`backend` itself, or a copy with truncation and padding off if either is on (a tokenizer
+    file that truncates to 128 tokens would otherwise cut every long text short without a word)."""
+    if backend.truncation is None and backend.padding is None:
+        return backend
+    copy = type(backend).from_str(backend.to_str())
+    copy.no_truncation()
+    copy.no_padding()
+    return copy
+
+
+class UnitSized:
+    """Mixin for a chunker whose chunks measure at most one size parameter in ``unit`` (characters,
+    words, or tokens of ``tokenizer``): it supplies the size contract, `size_limit` and `measure`.
+
+    The size parameter is named by `size_param`: ``"max_size"`` by default, ``"size"`` for the
+    window-like chunkers. List the mixin before `chunklab.core.Chunker` among the bases.
+    """
+
+    size_param: ClassVar[str] = "max_size"
+    unit: SizeUnit
+    tokenizer: TokenizerName
+
+    def size_limit(self) -> int:
+        """At most this many units per chunk: the value of the `size_param` parameter."""
+        return getattr(self, self.size_param)
+
+    def measure_function(self) -> Callable[[str], int]:
+        """The measure itself (``len`` for characters, which `chunklab.text.pack`'s fast paths recognise)."""
+        return length_function(self.unit, self.tokenizer)
+
+    def measure(self, text: str) -> int:
+        """Characters, words or tokens, depending on `unit`."""
+        return self.measure_function()(text)

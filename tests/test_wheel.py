@@ -19,7 +19,7 @@ SCRIPT = textwrap.dedent(
     chunks = FixedSizeChunker(size=100, overlap=20)(text)
     assert chunks and all(text[c.start:c.end] == c.text for c in chunks)
     names = chunklab.list_documents()
-    assert "manual" in names and len(names) == 8, names
+    assert "manual" in names and len(names) == 12, names
     doc = chunklab.load_document("manual")
     for q in chunklab.load_questions("manual"):
         for a in q["answers"]:

@@ -3,7 +3,7 @@
 The manifest ``data/corpus.json`` names every document (its key, file, kind
 and title). :func:`load_document` turns one entry into a :class:`Document`
 whose ``text`` is *exactly* the string chunkers receive and that the
-question spans in ``data/questions.jsonl`` index into:
+question spans in ``data/questions_dev.jsonl`` and ``data/questions_test.jsonl`` index into:
 
 * text-like files (markdown, text, legal, csv, transcript, html, mixed) are
   read as they are on disk: UTF-8, no newline translation, markup included;
@@ -56,7 +56,7 @@ SPLITS: tuple[str, ...] = ("dev", "test", "all")
 
 
 def data_dir() -> pathlib.Path:
-    """Return the folder holding the course corpus (``corpus.json``, ``questions.jsonl``, ``documents/``).
+    """Return the folder holding the course corpus (``corpus.json``, the question files, ``documents/``).
 
     In order: the folder named by the ``CHUNKLAB_DATA`` environment variable; the repository's
     ``data/`` folder when chunklab runs from a clone (``chunklab/../data``); the copy shipped inside
@@ -194,8 +194,7 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
         _entry(doc)  # raises KeyError for unknown names
     questions = []
     for name in ("dev", "test") if split == "all" else (split,):
-        path = data_dir() / f"questions_{name}.jsonl"
-        records = _read_jsonl(path) if name == "dev" or path.is_file() else []
+        records = _read_jsonl(data_dir() / f"questions_{name}.jsonl")
         questions.extend({**q, "split": name} for q in records)
     if doc is not None:
         questions = [q for q in questions if q.get("doc") == doc]

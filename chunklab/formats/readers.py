@@ -13,7 +13,7 @@ corpus's (`chunklab.formats.corpus.load_document` reads through this module too)
 A file that cannot be read raises `DocumentError`, whose message names the path and the reason (not
 UTF-8, with the byte and its offset; a corrupt or truncated PDF; permission denied; ...).
 `find_documents` expands files and folders into the supported files they hold, and `read_questions`
-reads a question set in the JSONL shape of ``data/questions.jsonl``, checking every golden span.
+reads a question set in the JSONL shape of ``data/questions_dev.jsonl``, checking every golden span.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def _hidden(relative: pathlib.Path) -> bool:
 
 
 def read_questions(path: str | os.PathLike[str], documents: Sequence[Document]) -> list[dict[str, Any]]:
-    """Read a question set (JSON Lines, the shape of ``data/questions.jsonl``) about `documents`.
+    """Read a question set (JSON Lines, the shape of ``data/questions_dev.jsonl``) about `documents`.
 
     Each non-blank line is one question::
 

@@ -402,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("evaluate", help="measure strategies with your own questions")
     documents(evaluate, several=True)
     evaluate.add_argument("--questions", required=True, metavar="FILE.jsonl",
-                          help="questions in the shape of data/questions.jsonl, about these documents")
+                          help="questions in the shape of data/questions_dev.jsonl, about these documents")
     evaluate.add_argument("--retriever", dest="retrievers", action="append", metavar="NAME",
                           help="bm25, dense, bm25_rerank, hybrid or chroma (repeatable; default: bm25 and dense)")
     evaluate.add_argument("-k", type=int, default=5, help="chunks retrieved per question (default %(default)s)")

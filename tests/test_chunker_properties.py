@@ -125,3 +125,43 @@ def test_terminates_on_one_megabyte_single_line(name: str) -> None:
 def test_rejects_non_string_input(name: str) -> None:
     with pytest.raises(TypeError):
         CHUNKERS[name]()(b"bytes are not text")
+
+
+def _regex_token_spans(text: str) -> list[tuple[int, int]]:
+    """A learner's own tokenizer: words and single punctuation marks, as character spans."""
+    import re
+
+    return [m.span() for m in re.finditer(r"\w+|[^\w\s]", text)]
+
+
+def _count_only(text: str) -> int:
+    """A tokenizer that only counts: about one token per four characters, at least one per word."""
+    return max(len(text.split()), (len(text) + 3) // 4)
+
+
+TOKENIZED = [n for n in NAMES if "tokenizer" in CHUNKERS[n].param_specs()]
+
+
+@pytest.mark.parametrize("name", TOKENIZED)
+@pytest.mark.parametrize("tokenizer", [_regex_token_spans, _count_only], ids=["spans", "count"])
+@given(text=texts, size=st.integers(8, 120))
+def test_any_tokenizer_holds_the_size_contract(name: str, tokenizer, text: str, size: int) -> None:
+    """Every chunker that counts tokens takes a plain function as its tokenizer and keeps its size
+    contract in that tokenizer's tokens; a count-only function is refused, clearly, only by the
+    chunkers that cut at token boundaries."""
+    cls = CHUNKERS[name]
+    size = max(size, cls.bounds.get("chunk_size", (1, None))[0])
+    params = {"tokenizer": tokenizer, "chunk_size": size}
+    if "stride" in cls.param_specs():
+        params["stride"] = max(1, size // 2)
+    if "unit" in cls.param_specs():
+        params["unit"] = "tokens"
+    if "min_chunk_size" in cls.param_specs():
+        params["min_chunk_size"] = size // 4
+    try:
+        chunker = cls(**params)
+    except ParameterError as error:
+        assert tokenizer is _count_only and "needs spans" in str(error), error
+        return
+    assert chunker.measure("two words") == len(tokenizer("two words")) if tokenizer is _regex_token_spans else True
+    check_chunks(chunker, text)

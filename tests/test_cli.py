@@ -45,17 +45,17 @@ def test_strategies_lists_every_parameter_with_default_and_range(capsys):
     status, out, _ = run(["strategies"], capsys)
     assert status == 0
     assert "fixed  (chunklab.strategies.fixed.FixedSizeChunker)" in out
-    assert "--param size=400    int in [1, inf]" in out
+    assert "--param chunk_size=400    int in [1, inf]" in out
     assert "--param unit=chars    one of: chars, words, tokens" in out
     assert "--param snap_to_words=False    bool" in out
 
 
 def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, capsys):
     target = tmp_path / "chunks.jsonl"
-    status, _, err = run(["chunk", str(docs_dir), "--strategy", "fixed", "--param", "size=300",
-                          "--param", "overlap=30", "--out", str(target), "--jobs", "1"], capsys)
+    status, _, err = run(["chunk", str(docs_dir), "--strategy", "fixed", "--param", "chunk_size=300",
+                          "--param", "chunk_overlap=30", "--out", str(target), "--jobs", "1"], capsys)
     assert status == 0, err
-    chunker = FixedSizeChunker(size=300, overlap=30)
+    chunker = FixedSizeChunker(chunk_size=300, chunk_overlap=30)
     names = sorted(p.name for p in docs_dir.glob("*.*")) + ["sub/note.txt"]
     expected = [json_line(r) for name in names for r in chunk_file(chunker, docs_dir / name, name)]
     assert target.read_text(encoding="utf-8").splitlines() == expected
@@ -70,7 +70,7 @@ def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, ca
 
 def test_pdf_chunks_carry_the_pages_they_touch(docs_dir, tmp_path, capsys):
     report = load_document("report")
-    status, out, _ = run(["chunk", str(docs_dir / "report.pdf"), "--strategy", "fixed", "--param", "size=700"], capsys)
+    status, out, _ = run(["chunk", str(docs_dir / "report.pdf"), "--strategy", "fixed", "--param", "chunk_size=700"], capsys)
     assert status == 0
     records = [json.loads(line) for line in out.splitlines()]
     spans = report.metadata["pages"]
@@ -148,13 +148,13 @@ def test_empty_folder_and_stdout(tmp_path, capsys):
     "argv, message",
     [
         (["--strategy", "nope"], "unknown strategy 'nope'; choose from"),
-        (["--strategy", "fixed", "--param", "size=abc"], "fixed parameter 'size' must be an integer; got 'abc'"),
-        (["--strategy", "fixed", "--param", "colour=red"], "strategy 'fixed' has no parameter 'colour'; it has: size"),
+        (["--strategy", "fixed", "--param", "chunk_size=abc"], "fixed parameter 'chunk_size' must be an integer; got 'abc'"),
+        (["--strategy", "fixed", "--param", "colour=red"], "strategy 'fixed' has no parameter 'colour'; it has: chunk_size"),
         (["--strategy", "fixed", "--param", "size"], "--param expects KEY=VALUE"),
         (["--strategy", "fixed", "--param", "unit=lines"], "must be one of chars, words, tokens; got 'lines'"),
-        (["--strategy", "fixed", "--param", "size=100", "--param", "overlap=100"],
-         "parameter 'overlap' must be smaller"),
-        (["--strategy", "fixed", "--param", "size=0"], "parameter 'size' must be in [1, inf], got 0"),
+        (["--strategy", "fixed", "--param", "chunk_size=100", "--param", "chunk_overlap=100"],
+         "parameter 'chunk_overlap' must be smaller"),
+        (["--strategy", "fixed", "--param", "chunk_size=0"], "parameter 'chunk_size' must be in [1, inf], got 0"),
         (["--strategy", "fixed", "--strategy", "fixed"], "chunk takes exactly one --strategy"),
     ],
 )
@@ -167,7 +167,7 @@ def test_usage_errors_exit_2_with_the_chunkers_own_message(tmp_path, capsys, arg
 
 def test_param_before_strategy_is_an_argparse_error(capsys):
     with pytest.raises(SystemExit) as info:
-        main(["chunk", "x.md", "--param", "size=3", "--strategy", "fixed"])
+        main(["chunk", "x.md", "--param", "chunk_size=3", "--strategy", "fixed"])
     assert info.value.code == 2
     assert "comes before any --strategy" in capsys.readouterr().err
 
@@ -193,10 +193,10 @@ def test_parse_value_understands_the_annotated_types():
 
 
 def test_make_chunker_uses_the_registry_and_validation():
-    assert make_chunker("fixed", ["size=50", "unit=words", "snap_to_words=true"]) == FixedSizeChunker(
-        size=50, unit="words", snap_to_words=True)
+    assert make_chunker("fixed", ["chunk_size=50", "unit=words", "snap_to_words=true"]) == FixedSizeChunker(
+        chunk_size=50, unit="words", snap_to_words=True)
     with pytest.raises(ParameterError):
-        make_chunker("fixed", ["overlap=-1"])
+        make_chunker("fixed", ["chunk_overlap=-1"])
 
 
 def _own_questions(tmp_path: Path, docs_dir: Path) -> Path:
@@ -214,12 +214,12 @@ def test_evaluate_prints_the_compare_table(docs_dir, tmp_path, capsys):
     questions = _own_questions(tmp_path, docs_dir)
     files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
     status, out, err = run(["evaluate", *files, "--questions", str(questions), "--strategy", "fixed",
-                            "--param", "size=200", "--strategy", "fixed", "--param", "size=800",
+                            "--param", "chunk_size=200", "--strategy", "fixed", "--param", "chunk_size=800",
                             "--retriever", "bm25", "-k", "3", "--no-progress", "--out", str(tmp_path / "t.csv")],
                            capsys)
     assert status == 0, err
     assert "2 document(s), 12 question(s), k = 3" in out
-    assert "FixedSizeChunker(size=200)" in out and "FixedSizeChunker(size=800)" in out and "recall@k" in out
+    assert "FixedSizeChunker(chunk_size=200)" in out and "FixedSizeChunker(chunk_size=800)" in out and "recall@k" in out
     assert (tmp_path / "t.csv").read_text().count("\n") == 3
 
 

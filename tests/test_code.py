@@ -47,9 +47,9 @@ def between_statements(source: str, body) -> set[int]:
 
 
 def test_python_is_cut_only_between_top_level_statements():
-    chunks = CodeChunker(size=1000, language="python")(CLASS)
+    chunks = CodeChunker(chunk_size=1000, language="python")(CLASS)
     assert len(chunks) == 1
-    chunks = CodeChunker(size=200, language="python")(CLASS)
+    chunks = CodeChunker(chunk_size=200, language="python")(CLASS)
     tree = ast.parse(CLASS)
     methods = next(n for n in tree.body if isinstance(n, ast.ClassDef)).body
     allowed = between_statements(CLASS, tree.body) | between_statements(CLASS, methods)
@@ -58,7 +58,7 @@ def test_python_is_cut_only_between_top_level_statements():
 
 
 def test_a_big_class_is_split_at_its_methods_with_the_class_line_as_context():
-    chunks = CodeChunker(size=200, language="python")(CLASS)
+    chunks = CodeChunker(chunk_size=200, language="python")(CLASS)
     owner = next(c for c in chunks if "def owner" in c.text)
     assert owner.text.startswith("# Where a key lands"), "comments and decorators go with their def"
     assert owner.metadata["context"] == "class Ring:"
@@ -70,7 +70,7 @@ def test_a_big_class_is_split_at_its_methods_with_the_class_line_as_context():
 
 def test_code_that_does_not_parse_is_cut_by_lines():
     bash = "\n".join(f"./restart_cache.sh --policy lru --memory-mb {n}" for n in range(30))
-    chunks = CodeChunker(size=120, language="auto")(bash)
+    chunks = CodeChunker(chunk_size=120, language="auto")(bash)
     assert chunks[0].metadata["language"] == "python", "auto tries Python first"
     assert all(c.text == "\n".join(c.text.splitlines()) and not c.text.startswith(" ") for c in chunks)
     lines = set(bash.splitlines())
@@ -79,11 +79,11 @@ def test_code_that_does_not_parse_is_cut_by_lines():
 
 def test_in_a_markdown_document_code_and_prose_never_share_a_chunk():
     text = load_document("lab_notes").text
-    chunks = CodeChunker(size=400)(text)
+    chunks = CodeChunker(chunk_size=400)(text)
     fences = [b for b in document_blocks(text, "markdown") if b.kind == "code"]
     for chunk in chunks:
         inside = any(b.start <= chunk.start and chunk.end <= b.end for b in fences)
-        assert inside == (chunk.metadata["kind"] == "code")
+        assert inside == (chunk.metadata["modality"] == "code")
     python = [c for c in chunks if c.metadata.get("language") == "python"]
     assert python[0].text.startswith("```python") and python[-1].text.endswith("```")
     assert any(c.metadata["definitions"] == ("def zipf_keys",) for c in python)

@@ -133,28 +133,28 @@ def test_registry() -> None:
 
 
 def test_fixed_overlap_must_be_smaller_than_size() -> None:
-    with pytest.raises(ValueError, match=r"overlap.*smaller than 'size'.*0 <= overlap <= 99"):
-        FixedSizeChunker(size=100, overlap=100)
+    with pytest.raises(ValueError, match=r"chunk_overlap.*smaller than 'chunk_size'.*0 <= chunk_overlap <= 99"):
+        FixedSizeChunker(chunk_size=100, chunk_overlap=100)
 
 
 def test_fixed_chars_snap_and_overlap() -> None:
     text = "The quick brown fox jumps over the lazy dog."
-    plain = FixedSizeChunker(size=12)(text)
+    plain = FixedSizeChunker(chunk_size=12)(text)
     assert [c.text for c in plain] == ["The quick br", "own fox jump", "s over the l", "azy dog."]
-    snapped = FixedSizeChunker(size=12, overlap=4, snap_to_words=True)(text)
+    snapped = FixedSizeChunker(chunk_size=12, chunk_overlap=4, snap_to_words=True)(text)
     # The overlap never exceeds 4 characters, so it holds a whole word only where one fits ("fox").
     assert [c.text for c in snapped] == ["The quick", "brown fox", "fox jumps", "over the", "the lazy", "lazy dog."]
 
 
 def test_fixed_words_with_overlap() -> None:
     text = "one two  three\nfour five six seven"
-    chunks = FixedSizeChunker(size=3, overlap=1, unit="words")(text)
+    chunks = FixedSizeChunker(chunk_size=3, chunk_overlap=1, unit="words")(text)
     assert [c.text for c in chunks] == ["one two  three", "three\nfour five", "five six seven"]
 
 
 def test_export_round_trip(tmp_path) -> None:
     text = "Zoë's café — naïve text. Second sentence here."
-    chunks = FixedSizeChunker(size=20)(text, source="cafe")
+    chunks = FixedSizeChunker(chunk_size=20)(text, source="cafe")
     assert from_dicts(to_dicts(chunks)) == chunks
     path = write_jsonl(chunks, tmp_path / "chunks.jsonl")
     assert "Zoë" in path.read_text(encoding="utf-8")
@@ -164,7 +164,7 @@ def test_export_round_trip(tmp_path) -> None:
 
 def test_langchain_and_llamaindex_shapes() -> None:
     text = "alpha beta gamma delta"
-    chunks = FixedSizeChunker(size=10)(text, source="greek")
+    chunks = FixedSizeChunker(chunk_size=10)(text, source="greek")
     lc = to_langchain(chunks)
     assert set(lc[1]) == {"page_content", "metadata"}
     assert lc[1]["page_content"] == chunks[1].text
@@ -179,6 +179,32 @@ def test_chunkers_compare_by_class_and_parameters_and_pickle() -> None:
 
     assert Toy(size=4) == Toy(size=4) and Toy(size=4) != Toy(size=5)
     assert hash(Toy(size=4)) == hash(Toy(size=4))
+    toy = Toy(size=4)
+    before = hash(toy)
+    assert toy in {toy} and toy.set_params(size=9) in {toy} and hash(toy) == before, "the hash is stable"
     for name, cls in CHUNKERS.items():
         chunker = cls()
         assert pickle.loads(pickle.dumps(chunker)) == chunker, name
+
+
+def test_deep_params_and_nested_set_params() -> None:
+    """get_params(deep=True) and set_params("outer__inner") work as in scikit-learn, on a copy."""
+    from chunklab.strategies import HybridChunker
+    from chunklab.strategies.hybrid import ExtractiveContext
+
+    shared = ExtractiveContext()
+    chunker = HybridChunker(context=shared)
+    deep = chunker.get_params(deep=True)
+    assert deep["context"] is shared and deep["context__breadcrumb"] is True and "context__lead" in deep
+    assert "context__breadcrumb" not in chunker.get_params()
+    chunker.set_params(context__breadcrumb=False, context__lead=True, chunk_size=500)
+    assert chunker.context == ExtractiveContext(breadcrumb=False, lead=True) and chunker.chunk_size == 500
+    assert shared == ExtractiveContext(), "the object another chunker may share is not changed"
+    assert chunker.clone(context__title=False).context.title is False and chunker.context.title is True
+    with pytest.raises(ParameterError, match="colour"):
+        chunker.set_params(context__colour=True)
+    with pytest.raises(ParameterError, match="no parameters of its own"):
+        chunker.set_params(chunk_size__x=1)
+    with pytest.raises(ParameterError, match="nope"):
+        chunker.set_params(nope__x=1)
+    assert chunker.context.breadcrumb is False, "failed nested set_params changes nothing"

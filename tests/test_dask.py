@@ -19,7 +19,7 @@ from chunklab.pipeline.files import chunk_document
 from chunklab.strategies import FixedSizeChunker
 
 NAMES = ["manual", "report", "stations", "support", "lab_notes"]
-CHUNKER = FixedSizeChunker(size=500, overlap=50, snap_to_words=True)
+CHUNKER = FixedSizeChunker(chunk_size=500, chunk_overlap=50, snap_to_words=True)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_files_on_a_cluster_match_the_command_line(client, folder, tmp_path):
     single = bag.compute(scheduler="sync")
     assert on_cluster == single
     out = io.StringIO()
-    status = main(["chunk", str(folder), "--strategy", "fixed", "--param", "size=500", "--param", "overlap=50",
+    status = main(["chunk", str(folder), "--strategy", "fixed", "--param", "chunk_size=500", "--param", "chunk_overlap=50",
                    "--param", "snap_to_words=true", "--jobs", "1", "--no-progress"], out=out)
     assert status == 0
     assert [json_line(r) for r in on_cluster] == out.getvalue().splitlines()

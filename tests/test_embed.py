@@ -170,7 +170,7 @@ def test_late_chunking_retriever_through_compare():
     with pytest.raises(TypeError, match="index_chunks"):
         LateChunkingRetriever().index(["a chunk"])
     doc = load_document("lab_notes")
-    table = compare({"fixed": FixedSizeChunker(size=600)}, [doc], retrievers=("dense", "late"), progress=False)
+    table = compare({"fixed": FixedSizeChunker(chunk_size=600)}, [doc], retrievers=("dense", "late"), progress=False)
     assert list(table["retriever"]) == ["dense", "late"]
     assert table["recall@k"].between(0, 1).all() and table["questions"].eq(24).all()
 

@@ -65,7 +65,7 @@ def test_entity_keys_match_across_forms():
 
 
 def test_sentences_sharing_an_entity_stay_together_and_new_entities_start_a_chunk():
-    chunks = EntityChunker(min_size=0, max_size=500)(STORY)
+    chunks = EntityChunker(min_chunk_size=0, chunk_size=500)(STORY)
     texts = [c.text for c in chunks]
     assert texts[0] == "Marie Curie moved to Paris in 1891. Marie Curie studied physics at the Sorbonne."
     assert any(t.startswith("Ada Lovelace") for t in texts)
@@ -75,20 +75,20 @@ def test_sentences_sharing_an_entity_stay_together_and_new_entities_start_a_chun
     # "She" loses Ada Lovelace; a minimum size keeps it with its subject.
     assert texts[-1].startswith("She worked")
     ada = STORY[STORY.index("Ada") :]
-    assert len(EntityChunker(min_size=0)(ada)) == 2
-    assert [c.text for c in EntityChunker(min_size=60)(ada)] == [ada]
+    assert len(EntityChunker(min_chunk_size=0)(ada)) == 2
+    assert [c.text for c in EntityChunker(min_chunk_size=60)(ada)] == [ada]
 
 
 def test_an_entity_free_sentence_follows_its_subject():
     text = "Walter Szymanski woke at midnight. He called the fire station at once. Nobody answered."
-    assert [c.text for c in EntityChunker(min_size=0)(text)] == [text]
+    assert [c.text for c in EntityChunker(min_chunk_size=0)(text)] == [text]
 
 
 @pytest.mark.parametrize("max_size", [60, 150, 400])
 def test_no_boundary_inside_a_mention(article, max_size):
     mentions = entity_mentions(article)
     for group_by in ("entities", "paragraphs"):
-        chunks = EntityChunker(max_size=max_size, min_size=0, group_by=group_by)(article)
+        chunks = EntityChunker(chunk_size=max_size, min_chunk_size=0, group_by=group_by)(article)
         cuts = {b for c in chunks for b in (c.start, c.end)}
         for m in mentions:
             if m.end - m.start <= max_size:
@@ -106,7 +106,7 @@ def test_paragraph_contrast_keeps_headings_with_their_block():
 
 
 def test_size_in_tokens():
-    chunker = EntityChunker(max_size=60, min_size=0, unit="tokens", tokenizer="cl100k")
+    chunker = EntityChunker(chunk_size=60, min_chunk_size=0, unit="tokens", tokenizer="cl100k")
     chunks = chunker(load_document("agreement").text[:6000])
     assert chunks and all(count_tokens(c.text, "cl100k") <= 60 for c in chunks)
 
@@ -114,19 +114,19 @@ def test_size_in_tokens():
 def test_parameters_and_pickling():
     with pytest.raises(ParameterError, match="labels"):
         EntityChunker(labels=("PERSON", "WIZARD"))
-    with pytest.raises(ParameterError, match="min_size"):
-        EntityChunker(max_size=300, min_size=300)
-    chunker = EntityChunker(max_size=700, labels=("PERSON", "ORG"))
+    with pytest.raises(ParameterError, match="min_chunk_size"):
+        EntityChunker(chunk_size=300, min_chunk_size=300)
+    chunker = EntityChunker(chunk_size=700, labels=("PERSON", "ORG"))
     assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
 def test_entity_filter_keeps_chunks_that_name_the_question_entity():
-    chunks = EntityChunker(min_size=0, max_size=500)(STORY, source="story")
+    chunks = EntityChunker(min_chunk_size=0, chunk_size=500)(STORY, source="story")
     mask = entity_filter({"question": "Where did Marie Curie study?"}, chunks)
     assert mask is not None and mask.tolist() == ["Curie" in c.text for c in chunks]
     assert entity_filter("what is a program?", chunks) is None, "no entity: no restriction"
     assert entity_filter("Who founded Microsoft?", chunks) is None, "nothing matches: no restriction"
-    plain = FixedSizeChunker(size=90, snap_to_words=True)(STORY)  # no entities metadata: found in the text
+    plain = FixedSizeChunker(chunk_size=90, snap_to_words=True)(STORY)  # no entities metadata: found in the text
     # "Lovelace" (question) matches "Ada Lovelace" (chunk) by its words
     mask = entity_filter("Where did Lovelace publish?", plain)
     assert mask is not None and np.array_equal(mask, ["Lovelace" in c.text for c in plain])

@@ -214,7 +214,7 @@ def tiny_questions():
 
 
 def test_compare_returns_one_row_per_chunker_and_retriever():
-    chunkers = {"small": FixedSizeChunker(size=60), "large": FixedSizeChunker(size=200, overlap=50)}
+    chunkers = {"small": FixedSizeChunker(chunk_size=60), "large": FixedSizeChunker(chunk_size=200, chunk_overlap=50)}
     retrievers = ("bm25", DenseRetriever(TfidfEmbedder()))
     table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=retrievers, k=2, progress=False)
     assert list(zip(table["chunker"], table["retriever"])) == [
@@ -235,7 +235,7 @@ def test_compare_returns_one_row_per_chunker_and_retriever():
 
 def test_compare_per_question_matches_span_metrics_by_hand():
     # One chunk per document: both questions retrieve their whole document among k=2 chunks.
-    whole = {"whole": FixedSizeChunker(size=10_000)}
+    whole = {"whole": FixedSizeChunker(chunk_size=10_000)}
     rows = compare(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False, per_question=True)
     assert len(rows) == 2 and set(rows["question"]) == {"a-1", "b-1"}
     nonspace = sum(not c.isspace() for c in SOURCE_A) + sum(not c.isspace() for c in SOURCE_B)
@@ -253,9 +253,9 @@ def test_compare_per_question_matches_span_metrics_by_hand():
 
 def test_compare_accepts_a_list_of_chunkers_and_checks_its_inputs():
     docs, questions = tiny_docs(), tiny_questions()
-    table = compare([FixedSizeChunker(size=80), FixedSizeChunker(size=90)], docs, questions,
+    table = compare([FixedSizeChunker(chunk_size=80), FixedSizeChunker(chunk_size=90)], docs, questions,
                     retrievers=("bm25",), progress=False)
-    assert list(table["chunker"]) == ["FixedSizeChunker(size=80)", "FixedSizeChunker(size=90)"]
+    assert list(table["chunker"]) == ["FixedSizeChunker(chunk_size=80)", "FixedSizeChunker(chunk_size=90)"]
     with pytest.raises(ValueError, match="unknown retriever"):
         compare([FixedSizeChunker()], docs, questions, retrievers=("nope",), progress=False)
     with pytest.raises(ValueError, match="distinct"):
@@ -267,7 +267,7 @@ def test_compare_accepts_a_list_of_chunkers_and_checks_its_inputs():
 
 
 def test_guidance_names_the_measured_winners():
-    chunkers = {"small": FixedSizeChunker(size=60), "whole": FixedSizeChunker(size=10_000)}
+    chunkers = {"small": FixedSizeChunker(chunk_size=60), "whole": FixedSizeChunker(chunk_size=10_000)}
     table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=1, progress=False)
     text = guidance(table)
     best_iou = table.loc[table["iou"].idxmax(), "chunker"]
@@ -307,9 +307,9 @@ def test_excerpts_kept_whole_counts_excerpts_inside_one_chunk():
         {"id": "2", "doc": "d", "answers": [{"start": 8, "end": 12, "text": text[8:12]}]},  # crosses 10
         {"id": "3", "doc": "other", "answers": [{"start": 0, "end": 1, "text": "x"}]},      # skipped
     ]
-    assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions) == 0.5
-    assert excerpts_kept_whole(FixedSizeChunker(size=10, overlap=5), [doc], questions) == 1.0
-    assert excerpts_kept_whole(FixedSizeChunker(size=10), [doc], questions[2:]) == 0.0
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10), [doc], questions) == 0.5
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10, chunk_overlap=5), [doc], questions) == 1.0
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10), [doc], questions[2:]) == 0.0
 
 
 # -- hooks: metadata filters, context, expanded and merged hits ----------------------------------------
@@ -356,7 +356,7 @@ def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():
     weir = SOURCE_B.index("The weir")
     question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
                 "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
-    chunker = {"headed": _Headed(size=10_000)}
+    chunker = {"headed": _Headed(chunk_size=10_000)}
     plain = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True)
     headed = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True,
                      use_context=True)
@@ -368,7 +368,7 @@ def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():
 
 def test_compare_where_expand_and_merge_hooks():
     docs, questions = tiny_docs(), tiny_questions()
-    chunker = {"small": FixedSizeChunker(size=60, overlap=30)}
+    chunker = {"small": FixedSizeChunker(chunk_size=60, chunk_overlap=30)}
     only_a = lambda q, chunks: np.array([c.metadata["source"] == "a" for c in chunks])  # noqa: E731
     rows = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
                    where=only_a)
@@ -391,7 +391,7 @@ def test_compare_both_context_settings_from_one_chunking():
     weir = SOURCE_B.index("The weir")
     question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
                 "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
-    chunkers = {"headed": _Headed(size=10_000), "plain": FixedSizeChunker(size=10_000)}
+    chunkers = {"headed": _Headed(chunk_size=10_000), "plain": FixedSizeChunker(chunk_size=10_000)}
     table = compare(chunkers, docs, [question], retrievers=("bm25",), k=1, progress=False, use_context="both")
     assert list(zip(table["chunker"], table["context"])) == [
         ("headed", False), ("headed + context", True), ("plain", False),  # plain has no context to add

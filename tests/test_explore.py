@@ -63,36 +63,36 @@ def test_control_kinds_follow_type_hints() -> None:
 
 def test_ranges_from_hints_and_overrides() -> None:
     specs = control_specs(FixedSizeChunker)
-    assert (specs["size"].low, specs["size"].high, specs["size"].step) == FixedSizeChunker.widget_hints["size"]
-    specs = control_specs(FixedSizeChunker, size=(50, 500, 25), overlap=30, unit=["words"])
-    assert (specs["size"].low, specs["size"].high, specs["size"].step) == (50, 500, 25)
-    assert specs["overlap"].value == 30 and specs["unit"].options == ("words",)
+    assert (specs["chunk_size"].low, specs["chunk_size"].high, specs["chunk_size"].step) == FixedSizeChunker.widget_hints["chunk_size"]
+    specs = control_specs(FixedSizeChunker, chunk_size=(50, 500, 25), chunk_overlap=30, unit=["words"])
+    assert (specs["chunk_size"].low, specs["chunk_size"].high, specs["chunk_size"].step) == (50, 500, 25)
+    assert specs["chunk_overlap"].value == 30 and specs["unit"].options == ("words",)
     with pytest.raises(ValueError, match="no parameter"):
         control_specs(FixedSizeChunker, colour=1)
 
 
 def test_render_is_pure_and_carries_data_hooks() -> None:
-    explorer = explore(FixedSizeChunker, TEXT, size=200)
+    explorer = explore(FixedSizeChunker, TEXT, chunk_size=200)
     first = explorer.render()
-    assert params_of(first)["size"] == 200 and 'data-chunker="fixed"' in first
+    assert params_of(first)["chunk_size"] == 200 and 'data-chunker="fixed"' in first
     assert explorer.render() == first
-    smaller = explorer.render(size=100)
+    smaller = explorer.render(chunk_size=100)
     assert nchunks(smaller) > nchunks(first)
-    assert explorer.params["size"] == 200, "render(**params) does not change the explorer's state"
+    assert explorer.params["chunk_size"] == 200, "render(**params) does not change the explorer's state"
 
 
 def test_invalid_combination_renders_the_error() -> None:
-    markup = explore(FixedSizeChunker, TEXT).render(size=100, overlap=100)
+    markup = explore(FixedSizeChunker, TEXT).render(chunk_size=100, chunk_overlap=100)
     assert 'data-nchunks="0"' in markup and "data-error=" in markup and "smaller than" in markup
 
 
 def test_moving_a_slider_rerenders_through_the_widget_callback() -> None:
-    explorer = explore(FixedSizeChunker, TEXT, size=300)
+    explorer = explore(FixedSizeChunker, TEXT, chunk_size=300)
     explorer.widget  # builds the controls
     before = nchunks(explorer.output.value)
-    explorer.controls["size"].value = 100
+    explorer.controls["chunk_size"].value = 100
     after = explorer.output.value
-    assert params_of(after)["size"] == 100 and nchunks(after) > before
+    assert params_of(after)["chunk_size"] == 100 and nchunks(after) > before
     explorer.controls["unit"].value = "words"
     assert params_of(explorer.output.value)["unit"] == "words"
 

@@ -149,34 +149,34 @@ def test_leaves_carry_breadcrumb_parent_and_context() -> None:
 
 
 def test_chunks_survive_jsonl_and_chunkers_pickle(tmp_path) -> None:
-    chunker = HierarchicalChunker(max_size=200)
+    chunker = HierarchicalChunker(chunk_size=200)
     chunks = chunker(CONTRACT, source="c")
     assert read_jsonl(write_jsonl(chunks, tmp_path / "c.jsonl")) == chunks
     assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
 def test_every_level_is_a_partition_of_the_leaves() -> None:
-    chunker = HierarchicalChunker(max_size=200)
+    chunker = HierarchicalChunker(chunk_size=200)
     leaves = spans_of(chunker(CONTRACT))
     for level in range(1, 5):
-        chunks = chunker.clone(level=level)(CONTRACT)
+        chunks = chunker.clone(depth=level)(CONTRACT)
         for a, b in zip(chunks, chunks[1:]):
             assert a.end <= b.start
         for s, e in leaves:
             assert sum(c.start <= s and e <= c.end for c in chunks) == 1, (level, s, e)
-        assert all(c.metadata["level"] <= level for c in chunks)
+        assert all(c.metadata["depth"] <= level for c in chunks)
 
 
 def test_levels_of_a_contract() -> None:
     chunker = HierarchicalChunker()
-    top = chunker.clone(level=1)(CONTRACT)
+    top = chunker.clone(depth=1)(CONTRACT)
     assert [c.metadata["section"] for c in top] == [
         "MASTER AGREEMENT", "1. DEFINITIONS", "2. SERVICES", "SCHEDULE 1: FEES"
     ]
     items = [c for c in chunker(CONTRACT) if c.metadata["section"].endswith("(b)")]
     assert len(items) == 1 and items[0].text == "(b) report incidents; and"
     assert items[0].metadata["section"] == "2. SERVICES > 2.2 > (b)"
-    clause = next(c for c in chunker.clone(level=2)(CONTRACT) if c.metadata["section"] == "2. SERVICES > 2.2")
+    clause = next(c for c in chunker.clone(depth=2)(CONTRACT) if c.metadata["section"] == "2. SERVICES > 2.2")
     assert clause.text.startswith("2.2 The Customer shall:") and clause.text.endswith("(c) keep records.")
     assert len(clause.metadata["children"]) == 4  # its own line, then (a), (b), (c)
 
@@ -204,7 +204,7 @@ def test_repeated_sections_get_their_own_offsets() -> None:
 
 def test_size_contract_in_tokens_and_long_sections_split_at_blocks() -> None:
     manual = load_document("manual").text
-    chunker = HierarchicalChunker(max_size=120, unit="tokens")
+    chunker = HierarchicalChunker(chunk_size=120, unit="tokens")
     chunks = chunker(manual)
     assert all(chunker.measure(c.text) <= 120 for c in chunks)
     assert all(manual[c.start : c.end] == c.text for c in chunks)
@@ -226,7 +226,7 @@ def test_oversized_tables_and_lists_are_split_between_rows_and_items() -> None:
         "<html><body><h2>Rain</h2>\n<table>\n<thead><tr><th>where</th><th>rain</th></tr></thead>\n"
         f"{rows}</table></body></html>"
     )
-    chunks = HierarchicalChunker(max_size=300)(page)
+    chunks = HierarchicalChunker(chunk_size=300)(page)
     assert len(chunks) > 3 and all(len(c) <= 300 for c in chunks)
     row_spans = [(m.start(), m.end()) for m in re.finditer(r"<tr>.*?</tr>", page, re.S)]
     for c in chunks:
@@ -234,7 +234,7 @@ def test_oversized_tables_and_lists_are_split_between_rows_and_items() -> None:
             assert not (s < c.start < e or s < c.end < e), "a chunk boundary falls inside a table row"
     items = "\n".join(f"- item {i}\n  continues on a second line of item {i}" for i in range(30))
     md = f"# List\n\n{items}\n"
-    for c in HierarchicalChunker(max_size=200)(md):
+    for c in HierarchicalChunker(chunk_size=200)(md):
         assert c.text.startswith(("# List", "- item")) and c.text.endswith(tuple(f"item {i}" for i in range(30)))
 
 
@@ -259,7 +259,7 @@ MARKDOWN_SECTIONS = st.lists(
 
 @given(MARKDOWN_SECTIONS, st.integers(0, 5), st.sampled_from([60, 200, 1000]))
 def test_tree_invariants(text: str, level: int, max_size: int) -> None:
-    chunker = HierarchicalChunker(max_size=max_size, level=level)
+    chunker = HierarchicalChunker(chunk_size=max_size, depth=level)
     root = chunker.tree(text)
     for node in root.walk():
         for child in node.children:
@@ -286,15 +286,15 @@ class TopicEmbedder:
 
 def test_semantic_parents_group_similar_neighbours() -> None:
     text = "\n\n".join(["tide tide rises."] * 3 + ["crab crab hides."] * 2 + ["storm storm comes."] * 2)
-    chunker = HierarchicalChunker(parents="semantic", similarity=0.5, max_size=40, embedder=TopicEmbedder())
+    chunker = HierarchicalChunker(parents="semantic", similarity=0.5, chunk_size=40, embedder=TopicEmbedder())
     root = chunker.tree(text)
     groups = [text[g.start : g.end].split("\n\n") for g in root.children]
     assert [len(g) for g in groups] == [3, 2, 2] and all(len(set(g)) == 1 for g in groups)
     groups_ids = {g.id for g in root.children}
     leaves = chunker(text)
     assert all(c.metadata["node"] in groups_ids or c.metadata["parent"]["id"] in groups_ids for c in leaves)
-    assert [c.metadata["kind"] for c in leaves] == ["piece", "piece", "group", "group"]  # a group that fits is a leaf
-    assert len(chunker.clone(level=1)(text)) == 3
+    assert [c.metadata["node_kind"] for c in leaves] == ["piece", "piece", "group", "group"]  # a group that fits is a leaf
+    assert len(chunker.clone(depth=1)(text)) == 3
 
 
 def test_semantic_parents_with_tfidf_on_the_article() -> None:
@@ -350,7 +350,7 @@ def test_auto_merge_replaces_most_children_by_their_parent(contract_tree) -> Non
 
 def test_expansion_rejects_chunks_of_another_chunker(contract_tree) -> None:
     _, trees, _ = contract_tree
-    other = HierarchicalChunker(max_size=30)(CONTRACT, source="c")
+    other = HierarchicalChunker(chunk_size=30)(CONTRACT, source="c")
     with pytest.raises(ValueError, match="same HierarchicalChunker"):
         flat(trees, budget=1000)([c for c in other if c.metadata["node"] not in {n.id for n in trees["c"].walk()}][:1])
 

@@ -69,7 +69,7 @@ def by_modality(chunks: list[Chunk], modality: str) -> list[Chunk]:
 
 
 def test_each_part_goes_to_its_own_rule():
-    chunks = chunks_of(MIXED, min_size=0)
+    chunks = chunks_of(MIXED, min_chunk_size=0)
     rows = by_modality(chunks, "table")
     assert [c.metadata["rows"] for c in rows] == [[1], [2], [3]]
     assert rows[1].text == "| 128 | 55.7 |"
@@ -86,13 +86,13 @@ def test_each_part_goes_to_its_own_rule():
 
 
 def test_code_too_big_for_one_chunk_is_cut_between_definitions():
-    code = by_modality(chunks_of(MIXED, max_size=80, min_size=0), "code")
+    code = by_modality(chunks_of(MIXED, chunk_size=80, min_chunk_size=0), "code")
     assert [c.metadata["definitions"] for c in code] == [["def warm"], ["def drain"]]
     assert code[1].text.startswith("def drain") and code[1].text.endswith("```")
 
 
 def test_sections_give_breadcrumbs_and_context_and_never_share_a_chunk():
-    chunks = chunks_of(MIXED, min_size=0)
+    chunks = chunks_of(MIXED, min_chunk_size=0)
     intro = chunks[0]
     assert intro.metadata["title"] == "Cache Guide" and intro.metadata["context"] == "Cache Guide"
     notes = chunks[-1]
@@ -105,32 +105,32 @@ def test_sections_give_breadcrumbs_and_context_and_never_share_a_chunk():
 
 
 def test_a_heading_alone_joins_what_follows_it():
-    chunks = chunks_of(MIXED, min_size=0)
+    chunks = chunks_of(MIXED, min_chunk_size=0)
     rows = by_modality(chunks, "table")
     # "## Sizes" and its sentence fit one prose chunk; the table's first chunk spans its header
     assert any(c.text.startswith("## Sizes\n\nPick a size") for c in chunks)
     assert rows[0].text.startswith("| Size (MB)")
     text = "# Top\n\n## Sub\n\nBody text of the subsection, long enough to stand alone as a chunk."
-    first = chunks_of(text, min_size=0)[0]
+    first = chunks_of(text, min_chunk_size=0)[0]
     assert first.text.startswith("# Top") and first.metadata["breadcrumb"] == ["Top", "Sub"]
 
 
 def test_small_pieces_join_a_neighbour_section_or_rows_of_their_table():
     text = "# Guide\n\n## A\n\nShort a.\n\n## B\n\nShort b.\n\n## C\n\n" + "A longer sentence about C. " * 6
-    loose = chunks_of(text, max_size=200, min_size=0)
-    merged = chunks_of(text, max_size=200, min_size=60)
+    loose = chunks_of(text, chunk_size=200, min_chunk_size=0)
+    merged = chunks_of(text, chunk_size=200, min_chunk_size=60)
     assert [c.metadata["section"] for c in loose] == ["Guide > A", "Guide > B", "Guide > C"]
     assert [c.metadata["section"] for c in merged] == ["Guide", "Guide > C"]  # A and B under their common parent
     assert merged[0].text.startswith("# Guide") and merged[0].text.endswith("Short b.")
     assert merged[0].metadata["section_span"] == (text.index("## A"), text.index("## C") - 2)
-    rows = by_modality(chunks_of(MIXED, min_size=25), "table")
+    rows = by_modality(chunks_of(MIXED, min_chunk_size=25), "table")
     assert [c.metadata["rows"] for c in rows] == [[1], [2, 3]]  # the first row chunk spans the header lines
     assert rows[1].metadata["records"] == [
         {"Size (MB)": "128", "Hit rate (%)": "55.7"},
         {"Size (MB)": "256", "Hit rate (%)": "63.2"},
     ]
     assert rows[1].metadata["markdown"].endswith("| 128 | 55.7 |\n| 256 | 63.2 |")
-    code = by_modality(chunks_of(MIXED, max_size=80, min_size=79), "code")
+    code = by_modality(chunks_of(MIXED, chunk_size=80, min_chunk_size=79), "code")
     assert len(code) == 2  # code is never merged
 
 
@@ -167,8 +167,8 @@ def topic_embedder(texts):
 
 def test_semantic_packing_cuts_where_the_topic_changes():
     text = "The cat sat. The cat slept. The car drove. The car stopped. The car turned. The car parked."
-    balanced = chunks_of(text, max_size=65, min_size=0)
-    semantic = chunks_of(text, max_size=65, min_size=0, prose="semantic", embedder=topic_embedder)
+    balanced = chunks_of(text, chunk_size=65, min_chunk_size=0)
+    semantic = chunks_of(text, chunk_size=65, min_chunk_size=0, prose="semantic", embedder=topic_embedder)
     assert [c.text for c in semantic] == [
         "The cat sat. The cat slept.",
         "The car drove. The car stopped. The car turned. The car parked.",
@@ -178,7 +178,7 @@ def test_semantic_packing_cuts_where_the_topic_changes():
 
 def test_plain_text_clauses_and_a_contents_list():
     contract = "AGREEMENT\n\n1. FEES\n\n1.1 The fee is 10 dollars.\n\n2. TERM\n\n2.1 It lasts a year.\n"
-    chunks = chunks_of(contract, max_size=40, min_size=0)
+    chunks = chunks_of(contract, chunk_size=40, min_chunk_size=0)
     assert any(c.metadata["section"] == "2. TERM > 2.1" and c.text.startswith("2.1") for c in chunks)
     report = ("Contents\n1. Fleet\n2. Fuel\n3. Safety\n\n1. Fleet\nWe run trucks.\n\n2. Fuel\nWe burn diesel.\n\n"
               "3. Safety\nNobody was hurt.\n")
@@ -202,7 +202,7 @@ def test_pages_keep_running_headers_and_footers_off_chunk_edges():
     ends = ["Fuel use fell.", "Range grew.", "Bills shrank.", "Training helped."]
     pages = [f"Acme Report\n{body}\n{end}\nPage {i} of 4" for i, (body, end) in enumerate(zip(bodies, ends), 1)]
     text = "\n\n\f".join(pages)
-    chunks = chunks_of(text, max_size=60, min_size=0)
+    chunks = chunks_of(text, chunk_size=60, min_chunk_size=0)
     assert [c.metadata["page"] for c in chunks] == [1, 2, 3, 4]
     assert [c.text.split("\n")[0] for c in chunks] == bodies
     assert [c.text.split("\n")[-1] for c in chunks] == ends
@@ -222,7 +222,7 @@ def ticket_sections(text: str, fmt: str) -> list[Section]:
 
 def test_a_sectioner_of_ones_own_and_bad_sections():
     text = "Intro line here.\n\n=== Ticket A-1\nThe disk is full.\n\n=== Ticket A-2\nThe port is closed.\n"
-    chunks = chunks_of(text, sectioner=ticket_sections, min_size=0)
+    chunks = chunks_of(text, sectioner=ticket_sections, min_chunk_size=0)
     assert [c.metadata["section"] for c in chunks] == ["", "Ticket A-1", "Ticket A-2"]
 
     with pytest.raises(ValueError, match="Section"):
@@ -234,8 +234,8 @@ def bad_sectioner(text: str, fmt: str) -> list:
 
 
 def test_context_and_propositions_are_pluggable():
-    assert not any("context" in c.metadata for c in chunks_of(MIXED, contextualize=None))
-    lead = chunks_of(MIXED, contextualize=ExtractiveContext(lead=True), max_size=60, min_size=0)
+    assert not any("context" in c.metadata for c in chunks_of(MIXED, context=None))
+    lead = chunks_of(MIXED, context=ExtractiveContext(lead=True), chunk_size=60, min_chunk_size=0)
     assert any("An introduction to the cache." in c.metadata.get("context", "") for c in lead[1:])
     chunks = chunks_of(MIXED, propositions=extractive_propositions)
     notes = chunks[-1]
@@ -243,12 +243,12 @@ def test_context_and_propositions_are_pluggable():
 
 
 def test_parameters_are_checked():
-    with pytest.raises(ParameterError, match="min_size"):
-        HybridChunker(max_size=100, min_size=100)
+    with pytest.raises(ParameterError, match="min_chunk_size"):
+        HybridChunker(chunk_size=100, min_chunk_size=100)
     with pytest.raises(ParameterError, match="sectioner"):
         HybridChunker(sectioner=None)
-    with pytest.raises(ParameterError, match="contextualize"):
-        HybridChunker(contextualize="title")
+    with pytest.raises(ParameterError, match="context"):
+        HybridChunker(context="title")
     with pytest.raises(ParameterError, match="title"):
         HybridChunker(title=3)
 
@@ -267,8 +267,8 @@ def test_llm_steps_map_answers_to_exact_offsets_and_metadata():
     text = "First paragraph.\n\nSecond paragraph.\n\nThird paragraph, a new topic.\n"
     sections = LLMSectioner(echo_model)(text, "text")
     assert sections == (Section(0, ("Opening",)), Section(text.index("Third"), ("Second part",)))
-    chunker = HybridChunker(sectioner=LLMSectioner(echo_model), contextualize=LLMContext(echo_model),
-                            propositions=LLMPropositions(echo_model), min_size=0)
+    chunker = HybridChunker(sectioner=LLMSectioner(echo_model), context=LLMContext(echo_model),
+                            propositions=LLMPropositions(echo_model), min_chunk_size=0)
     chunks = chunker(text)
     assert [c.metadata["section"] for c in chunks] == ["Opening", "Second part"]
     assert chunks[0].metadata["context"].endswith("\nThis passage explains the cache.")
@@ -287,7 +287,7 @@ def test_openai_compatible_builds_a_chat_request_without_sending_it(monkeypatch)
 
 
 def test_chunker_pickles_to_an_equal_chunker_with_its_callables():
-    chunker = HybridChunker(contextualize=ExtractiveContext(lead=True), propositions=extractive_propositions)
+    chunker = HybridChunker(context=ExtractiveContext(lead=True), propositions=extractive_propositions)
     assert pickle.loads(pickle.dumps(chunker)) == chunker
     assert chunker != HybridChunker()
 

@@ -32,7 +32,8 @@ Ticket numbers are kept.
 
 
 def sections(chunks):
-    return [c.metadata["section"] for c in chunks]
+    """The keyword that opened each chunk's section."""
+    return [c.metadata["keyword"] for c in chunks]
 
 
 def test_keyword_at_line_start_after_decoration_opens_a_section() -> None:
@@ -41,7 +42,8 @@ def test_keyword_at_line_start_after_decoration_opens_a_section() -> None:
     assert firsts == ["SUPPORT LOG", "=== Ticket 1 · Printer ===", "=== Ticket 2 · Network ===",
                       "Ticket numbers are kept.", "=== TICKET 3 · Lights ==="]
     assert sections(chunks) == ["", "Ticket", "Ticket", "Ticket", "Ticket"]  # "TICKET": case-insensitive by default
-    assert chunks[1].metadata["heading"] == "=== Ticket 1 · Printer ==="
+    assert chunks[1].metadata["section"] == "=== Ticket 1 · Printer ==="
+    assert chunks[1].metadata["breadcrumb"] == ["=== Ticket 1 · Printer ==="]
     assert all(TICKETS[c.start : c.end] == c.text for c in chunks)
 
 
@@ -68,7 +70,7 @@ def test_keywords_match_whole_words_only() -> None:
 
 def test_regex_pattern_and_labels() -> None:
     agreement = load_document("agreement").text
-    chunker = KeywordChunker(pattern=r"\d+\. [A-Z]", case_sensitive=True, max_size=100_000)
+    chunker = KeywordChunker(pattern=r"\d+\. [A-Z]", case_sensitive=True, chunk_size=100_000)
     cuts = chunker.cuts(agreement)
     assert len(cuts) == 14 + 3  # clauses 1-14, and the numbered notes 1-3 of Schedule 1 (a regex cannot tell)
     assert [label for _, label in cuts[:3]] == ["1. D", "2. S", "3. S"]
@@ -79,7 +81,8 @@ def test_keywords_and_pattern_together_and_preamble() -> None:
     text = "Intro line.\n\nQ: first?\nA: yes.\n\nNOTE 1: careful.\n\nQ: second?\nA: no."
     chunks = KeywordChunker(keywords=("Q:",), pattern=r"NOTE \d")(text)
     assert sections(chunks) == ["", "Q:", "NOTE 1", "Q:"]
-    assert chunks[0].metadata["heading"] == "" and "context" not in chunks[0].metadata
+    assert chunks[0].metadata["section"] == "" and chunks[0].metadata["breadcrumb"] == []
+    assert "context" not in chunks[0].metadata
 
 
 def test_heading_mode_looks_only_in_headings() -> None:
@@ -91,12 +94,12 @@ def test_heading_mode_looks_only_in_headings() -> None:
 
 def test_long_sections_are_split_with_their_heading_as_context() -> None:
     support = load_document("support").text
-    chunker = KeywordChunker(keywords=("Ticket",), max_size=400)
+    chunker = KeywordChunker(keywords=("Ticket",), chunk_size=400)
     chunks = chunker(support)
     assert all(len(c) <= 400 for c in chunks)
     later = [c for c in chunks if "context" in c.metadata]
     assert later and all(c.metadata["context"].startswith("=== Ticket HC-") for c in later)
-    assert all(c.metadata["context"] == c.metadata["heading"] for c in later)
+    assert all(c.metadata["context"] == c.metadata["section"] for c in later)
 
 
 def test_suggested_keywords() -> None:
@@ -117,11 +120,11 @@ def test_defaults_use_the_suggestions() -> None:
     assert sections(default(support)).count("Q:") == 16
     assert KeywordChunker(pattern="x").active_keywords(support) == ()
     plain = "No labels in this text.\n\nJust two paragraphs."
-    assert [c.metadata["section"] for c in KeywordChunker()(plain)] == [""]
+    assert [c.metadata["keyword"] for c in KeywordChunker()(plain)] == [""]
 
 
 def test_chunks_survive_jsonl_and_chunkers_pickle(tmp_path) -> None:
-    chunker = KeywordChunker(keywords=("Ticket",), max_size=300)
+    chunker = KeywordChunker(keywords=("Ticket",), chunk_size=300)
     chunks = chunker(TICKETS, source="t")
     assert read_jsonl(write_jsonl(chunks, tmp_path / "t.jsonl")) == chunks
     assert pickle.loads(pickle.dumps(chunker)) == chunker
@@ -152,7 +155,7 @@ def test_explore_text_box_moves_the_boundaries() -> None:
 def test_many_matches_stay_linear() -> None:
     line = "Item 1: a short line of text with a keyword at its start.\n"
     small, large = line * 2_000, line * 20_000
-    chunker = KeywordChunker(keywords=("Item",), max_size=400)
+    chunker = KeywordChunker(keywords=("Item",), chunk_size=400)
     timings = []
     for text in (small, large):
         started = time.perf_counter()
@@ -167,6 +170,6 @@ def test_many_matches_stay_linear() -> None:
        st.sampled_from(["line_start", "heading", "anywhere"]), st.integers(20, 300))
 def test_offsets_and_labels_on_generated_transcripts(lines, where, max_size) -> None:
     text = "\n".join(lines)
-    chunks = KeywordChunker(keywords=("Q:", "Note"), where=where, max_size=max_size)(text)
+    chunks = KeywordChunker(keywords=("Q:", "Note"), where=where, chunk_size=max_size)(text)
     assert all(text[c.start : c.end] == c.text and len(c) <= max_size for c in chunks)
-    assert all(c.metadata["section"] in ("", "Q:", "Note") for c in chunks)
+    assert all(c.metadata["keyword"] in ("", "Q:", "Note") for c in chunks)

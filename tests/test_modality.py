@@ -80,10 +80,10 @@ def test_code_that_does_not_parse_is_cut_at_blank_lines():
 
 
 def test_big_blocks_are_cut_by_their_own_units():
-    code = by_modality(ModalityChunker(max_size=60)(MIXED), "code")
+    code = by_modality(ModalityChunker(chunk_size=60)(MIXED), "code")
     assert len(code) > 1 and all(len(c) <= 60 for c in code)
     assert all(MIXED[c.end] == "\n" for c in code[:-1])  # between lines, not inside one
-    prose = by_modality(ModalityChunker(max_size=25)(MIXED), "prose")
+    prose = by_modality(ModalityChunker(chunk_size=25)(MIXED), "prose")
     assert [c.text for c in prose] == ["# Notes", "First sentence here.", "Second sentence follows."]
 
 
@@ -92,7 +92,7 @@ def test_prose_chunks_never_span_two_sections():
     directly by a sub-heading has no body of its own and stays with it)."""
     text = load_document("manual").text
     blocks = document_blocks(text)
-    for chunk in by_modality(ModalityChunker(max_size=3000)(text), "prose"):
+    for chunk in by_modality(ModalityChunker(chunk_size=3000)(text), "prose"):
         kinds = [b.kind == "heading" for b in blocks if chunk.start <= b.start < chunk.end]
         assert kinds == sorted(kinds, reverse=True), chunk.text[:80]
 
@@ -125,9 +125,9 @@ def test_sentences_are_split_once_per_text():
     from chunklab.strategies import modality
 
     text = load_document("field_guide").text
-    ModalityChunker(max_size=500)(text)
+    ModalityChunker(chunk_size=500)(text)
     hits = modality._groups.cache_info().hits
-    ModalityChunker(max_size=900)(text)
+    ModalityChunker(chunk_size=900)(text)
     assert modality._groups.cache_info().hits == hits + 1
 
 
@@ -135,4 +135,4 @@ def test_sentences_are_split_once_per_text():
 def test_larger_max_size_never_gives_more_chunks(a, b):
     text = load_document("lab_notes").text
     small, large = sorted((a, b))
-    assert len(ModalityChunker(max_size=large)(text)) <= len(ModalityChunker(max_size=small)(text))
+    assert len(ModalityChunker(chunk_size=large)(text)) <= len(ModalityChunker(chunk_size=small)(text))

@@ -63,7 +63,7 @@ SCRIPT = textwrap.dedent(
     from chunklab.strategies import FixedSizeChunker
 
     with tempfile.TemporaryDirectory() as folder:
-        chunker = FixedSizeChunker(size=300)
+        chunker = FixedSizeChunker(chunk_size=300)
         collection = store.index_chunks(folder, chunker, chunker(doc.text[:4000], source=doc.name))
         hits = store.query(folder, collection.name, "How do I install it?", k=3, where=[f"source={doc.name}"])
         assert len(hits) == 3 and all(doc.text[h.chunk.start : h.chunk.end] == h.chunk.text for h in hits)

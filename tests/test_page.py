@@ -61,7 +61,7 @@ def test_several_pages_per_chunk_and_a_size_cap():
     two = PageChunker(pages_per_chunk=2, carry_sentences=False)(PAGES)
     assert [c.metadata["pages"] for c in two] == [[1, 2], [3]]
     assert "Page 1 of 3" not in two[0].metadata["clean_text"] and "Page 1 of 3" in two[0].text
-    capped = PageChunker(max_size=40, carry_sentences=False)(PAGES)
+    capped = PageChunker(chunk_size=40, carry_sentences=False)(PAGES)
     assert all(len(c) <= 40 for c in capped)
     assert [c.metadata["page"] for c in capped] == sorted(c.metadata["page"] for c in capped)
     assert {c.metadata["page"] for c in capped} == {1, 2, 3}

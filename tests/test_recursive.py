@@ -36,7 +36,7 @@ def search_offsets(text: str, pieces: list[str], overlap: int) -> list[int]:
 # -- offsets ----------------------------------------------------------------------------------------
 def test_identical_paragraphs_get_their_own_offsets():
     text = "\n\n".join([PARAGRAPH.format(1)] * 10)
-    chunks = RecursiveChunker(size=len(PARAGRAPH) + 5)(text)
+    chunks = RecursiveChunker(chunk_size=len(PARAGRAPH) + 5)(text)
     step = len(PARAGRAPH.format(1)) + 2
     assert [c.start for c in chunks] == [i * step for i in range(10)]
     assert len({c.text for c in chunks}) == 1, "ten identical chunks, told apart only by their offsets"
@@ -45,7 +45,7 @@ def test_identical_paragraphs_get_their_own_offsets():
 def test_offsets_stay_exact_where_searching_goes_wrong():
     """Repetitive text (langchain #21475): searching for a chunk's text finds an earlier copy."""
     text = "na na na na na na na na\nna na na na na jude na na\nna na jude na na"
-    chunks = RecursiveChunker(size=13, overlap=2)(text)
+    chunks = RecursiveChunker(chunk_size=13, chunk_overlap=2)(text)
     assert all(text[c.start : c.end] == c.text for c in chunks)
     assert [c.start for c in chunks] == sorted({c.start for c in chunks}), "starts strictly increase"
     searched = search_offsets(text, [c.text for c in chunks], overlap=2)
@@ -57,7 +57,7 @@ def test_overlap_is_applied_when_every_piece_is_longer_than_the_overlap():
     """Paragraphs shorter than a chunk but longer than the overlap: LangChain carries no whole piece,
     so its overlap vanishes (langchain #8142, #30200). Here every neighbouring pair overlaps."""
     text = "\n\n".join(PARAGRAPH.format(i) for i in range(6))
-    chunks = RecursiveChunker(size=150, overlap=40)(text)
+    chunks = RecursiveChunker(chunk_size=150, chunk_overlap=40)(text)
     assert len(chunks) >= 6
     for a, b in zip(chunks, chunks[1:]):
         shared = a.end - b.start
@@ -68,7 +68,7 @@ def test_overlap_is_applied_when_every_piece_is_longer_than_the_overlap():
 
 def test_overlap_prefers_whole_pieces():
     text = " ".join(f"Sentence number {i} is short." for i in range(20))
-    chunks = RecursiveChunker(size=120, overlap=60)(text)
+    chunks = RecursiveChunker(chunk_size=120, chunk_overlap=60)(text)
     sentence_starts = {s for s, _ in sentence_spans(text)}
     for a, b in zip(chunks, chunks[1:]):
         assert b.start < a.end and b.start in sentence_starts, "the overlap is the last whole sentences"
@@ -87,7 +87,7 @@ def test_overlap_is_applied_wherever_it_can_be(text, size, share):
     """No overlap between two neighbours only when no word start in the last `overlap` characters
     of the first would keep the second within `size` (the documented exceptions)."""
     overlap = max(1, int(size * share))
-    chunks = RecursiveChunker(size=size, overlap=overlap)(text)
+    chunks = RecursiveChunker(chunk_size=size, chunk_overlap=overlap)(text)
     word_starts = [s for s, _ in word_spans(text)]
     for a, b in zip(chunks, chunks[1:]):
         if b.start < a.end:
@@ -101,7 +101,7 @@ def test_overlap_is_applied_wherever_it_can_be(text, size, share):
 def test_every_word_is_in_a_chunk_and_no_chunk_holds_another(text, size, overlap):
     if overlap >= size:
         overlap = size - 1
-    chunks = RecursiveChunker(size=size, overlap=overlap)(text)
+    chunks = RecursiveChunker(chunk_size=size, chunk_overlap=overlap)(text)
     for s, e in word_spans(text):
         assert any(c.start <= s and e <= c.end for c in chunks) or e - s > size - overlap
     for a, b in zip(chunks, chunks[1:]):
@@ -113,7 +113,7 @@ def test_cuts_fall_at_the_strongest_separator_that_works():
     short = "A short paragraph that fits."
     long = " ".join(f"This is sentence {i} of a long paragraph." for i in range(12))
     text = f"{short}\n\n{long}\n\n{short}"
-    chunks = RecursiveChunker(size=120)(text)
+    chunks = RecursiveChunker(chunk_size=120)(text)
     assert chunks[0].text == short and chunks[-1].text == short
     sentences = sentence_spans(text)
     inside = [c for c in chunks[1:-1]]
@@ -124,7 +124,7 @@ def test_cuts_fall_at_the_strongest_separator_that_works():
 
 def test_a_sentence_longer_than_size_is_cut_between_words():
     text = "word " * 60
-    chunks = RecursiveChunker(size=50)(text)
+    chunks = RecursiveChunker(chunk_size=50)(text)
     assert all(c.metadata["separator"] == "word" for c in chunks)
     assert all(not c.text.startswith(" ") and not c.text.endswith(" ") for c in chunks)
     assert all(len(c) <= 50 for c in chunks)
@@ -142,7 +142,7 @@ def test_literal_separators_start_or_end_pieces():
 
 def test_crlf_text_is_cut_at_its_line_ends():
     text = "First line here.\r\nSecond line here.\r\n\r\nThird line.\r\n"
-    chunks = RecursiveChunker(size=20)(text)
+    chunks = RecursiveChunker(chunk_size=20)(text)
     assert [c.text for c in chunks] == ["First line here.", "Second line here.", "Third line."]
 
 
@@ -177,27 +177,27 @@ def reference_chunks(text: str, size: int) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("size", [80, 400, 1000])
 def test_agrees_with_the_plain_reference_on_the_corpus(name, size):
     text = load_document(name).text
-    assert [(c.start, c.end) for c in RecursiveChunker(size=size)(text)] == reference_chunks(text, size)
+    assert [(c.start, c.end) for c in RecursiveChunker(chunk_size=size)(text)] == reference_chunks(text, size)
 
 
 def test_size_in_words_and_tokens():
     text = load_document("article").text[:6000]
-    by_words = RecursiveChunker(size=40, unit="words")(text)
+    by_words = RecursiveChunker(chunk_size=40, unit="words")(text)
     assert all(len(c.text.split()) <= 40 for c in by_words)
-    by_tokens = RecursiveChunker(size=64, overlap=16, unit="tokens", tokenizer="cl100k")(text)
+    by_tokens = RecursiveChunker(chunk_size=64, chunk_overlap=16, unit="tokens", tokenizer="cl100k")(text)
     assert all(c.metadata["token_count"] == count_tokens(c.text, "cl100k") <= 64 for c in by_tokens)
     assert all(b.start < a.end for a, b in zip(by_tokens, by_tokens[1:]))
 
 
 def test_larger_size_never_gives_more_chunks():
     text = load_document("manual").text
-    counts = [len(RecursiveChunker(size=size)(text)) for size in range(100, 2001, 50)]
+    counts = [len(RecursiveChunker(chunk_size=size)(text)) for size in range(100, 2001, 50)]
     assert counts == sorted(counts, reverse=True)
 
 
 def test_bad_parameters_name_themselves():
-    with pytest.raises(ParameterError, match="overlap"):
-        RecursiveChunker(size=100, overlap=100)
+    with pytest.raises(ParameterError, match="chunk_overlap"):
+        RecursiveChunker(chunk_size=100, chunk_overlap=100)
     with pytest.raises(ParameterError, match="separators"):
         RecursiveChunker(separators=())
     with pytest.raises(ParameterError, match="separators"):

@@ -74,7 +74,7 @@ def embedder() -> WordHashEmbedder:
 def test_breakpoint_is_where_distance_is_high_not_similarity(embedder) -> None:
     # Ten sentences about pets, ten about money: one gap has a high distance (low similarity).
     text = topic_text((PETS, 10), (MONEY, 10))
-    chunker = SemanticChunker(method="percentile", threshold=95, max_size=10_000, embedder=embedder)
+    chunker = SemanticChunker(method="percentile", threshold=95, chunk_size=10_000, embedder=embedder)
     chunks = chunker(text)
     change = text.index("Bonds")
     # The common mistake (the 95th percentile of *similarity*, cutting above it) would cut between
@@ -189,7 +189,7 @@ def test_vectors_are_computed_once_per_text(embedder) -> None:
     text = topic_text((PETS, 6), (MONEY, 6), (SHIPS, 6))
     for threshold in (50, 80, 95):
         for max_size in (200, 400):
-            SemanticChunker(threshold=threshold, max_size=max_size, buffer=threshold % 3, embedder=embedder)(text)
+            SemanticChunker(threshold=threshold, chunk_size=max_size, buffer=threshold % 3, embedder=embedder)(text)
     assert embedder.calls == 1
 
 
@@ -199,9 +199,9 @@ def test_an_unhashable_embedder_works_but_is_not_cached() -> None:
 
     embedder = Unhashable()
     text = topic_text((PETS, 4), (SHIPS, 4))
-    first = SemanticChunker(embedder=embedder, max_size=10_000)(text)
+    first = SemanticChunker(embedder=embedder, chunk_size=10_000)(text)
     calls = embedder.calls
-    assert SemanticChunker(embedder=embedder, max_size=10_000)(text) == first
+    assert SemanticChunker(embedder=embedder, chunk_size=10_000)(text) == first
     assert embedder.calls > calls
 
 
@@ -209,7 +209,7 @@ def test_an_unhashable_embedder_works_but_is_not_cached() -> None:
 def test_seed_setting_threshold_with_at_least_five_sentences(embedder) -> None:
     # Two sentences about money between pets and ships: too few for a chunk of their own.
     text = topic_text((PETS, 7), (MONEY, 2), (SHIPS, 8))
-    chunker = SemanticChunker(method="threshold", threshold=0.5, min_sentences=5, max_size=100_000, embedder=embedder)
+    chunker = SemanticChunker(method="threshold", threshold=0.5, min_sentences=5, chunk_size=100_000, embedder=embedder)
     chunks = chunker(text)
     assert [c.metadata["sentences"] for c in chunks] == [7, 10]
     assert [c.metadata["sentences"] for c in chunker.clone(min_sentences=1)(text)] == [7, 2, 8]
@@ -217,8 +217,8 @@ def test_seed_setting_threshold_with_at_least_five_sentences(embedder) -> None:
 
 def test_min_size_merges_small_chunks(embedder) -> None:
     text = topic_text((PETS, 3), (MONEY, 3), (SHIPS, 3), (PETS, 3))
-    loose = SemanticChunker(method="threshold", threshold=0.3, max_size=5_000, embedder=embedder)(text)
-    tight = SemanticChunker(method="threshold", threshold=0.3, min_size=300, max_size=5_000, embedder=embedder)(text)
+    loose = SemanticChunker(method="threshold", threshold=0.3, chunk_size=5_000, embedder=embedder)(text)
+    tight = SemanticChunker(method="threshold", threshold=0.3, min_chunk_size=300, chunk_size=5_000, embedder=embedder)(text)
     assert len(tight) < len(loose)
     assert all(len(c) >= 300 for c in tight)
 
@@ -226,22 +226,22 @@ def test_min_size_merges_small_chunks(embedder) -> None:
 def test_max_size_is_never_exceeded_even_without_breakpoints(embedder) -> None:
     text = topic_text((PETS, 40))
     for unit, limit in [("chars", 150), ("words", 25)]:
-        chunker = SemanticChunker(method="std_dev", threshold=10, max_size=limit, unit=unit, embedder=embedder)
+        chunker = SemanticChunker(method="std_dev", threshold=10, chunk_size=limit, unit=unit, embedder=embedder)
         chunks = chunker(text)
         assert len(chunks) > 1 and all(chunker.measure(c.text) <= limit for c in chunks)
-        assert {c.metadata["cut"] for c in chunks[1:]} == {"size"}
+        assert {c.metadata["boundary"] for c in chunks[1:]} == {"size"}
 
 
 def test_metadata_says_why_a_chunk_starts(embedder) -> None:
     text = topic_text((PETS, 10), (MONEY, 10))
-    chunks = SemanticChunker(threshold=95, max_size=10_000, embedder=embedder)(text)
-    assert [c.metadata["cut"] for c in chunks] == ["start", "breakpoint"]
+    chunks = SemanticChunker(threshold=95, chunk_size=10_000, embedder=embedder)(text)
+    assert [c.metadata["boundary"] for c in chunks] == ["start", "breakpoint"]
     assert chunks[0].metadata["distance"] is None and chunks[1].metadata["distance"] > 0.5
 
 
 def test_larger_max_size_never_gives_more_chunks(embedder) -> None:
     text = topic_text((PETS, 12), (MONEY, 5), (SHIPS, 14))
-    counts = [len(SemanticChunker(max_size=m, min_sentences=2, embedder=embedder)(text)) for m in range(100, 2000, 50)]
+    counts = [len(SemanticChunker(chunk_size=m, min_sentences=2, embedder=embedder)(text)) for m in range(100, 2000, 50)]
     assert counts == sorted(counts, reverse=True)
 
 
@@ -256,18 +256,18 @@ def test_threshold_range_depends_on_method(method) -> None:
 
 
 def test_other_parameter_errors() -> None:
-    with pytest.raises(ParameterError, match="min_size"):
-        SemanticChunker(min_size=500, max_size=400)
+    with pytest.raises(ParameterError, match="min_chunk_size"):
+        SemanticChunker(min_chunk_size=500, chunk_size=400)
     with pytest.raises(ParameterError, match="embedder"):
         SemanticChunker(embedder="minilm")
     with pytest.raises(ParameterError, match="method"):
         SemanticChunker(method="median")
-    with pytest.raises(ParameterError, match="max_size"):
-        SemanticClusterChunker(max_size=0)
+    with pytest.raises(ParameterError, match="chunk_size"):
+        SemanticClusterChunker(chunk_size=0)
 
 
 def test_chunkers_pickle_to_equal_chunkers() -> None:
-    for chunker in (SemanticChunker(threshold=90), SemanticClusterChunker(max_size=500)):
+    for chunker in (SemanticChunker(threshold=90), SemanticClusterChunker(chunk_size=500)):
         assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
@@ -307,7 +307,7 @@ def test_dynamic_programming_finds_the_optimum(data, n, dim) -> None:
 
 def test_cluster_chunker_recovers_topic_blocks(embedder) -> None:
     text = topic_text((PETS, 5), (MONEY, 5), (SHIPS, 5))
-    chunks = SemanticClusterChunker(max_size=600, embedder=embedder)(text)
+    chunks = SemanticClusterChunker(chunk_size=600, embedder=embedder)(text)
     assert [c.start for c in chunks] == [0, text.index("Bonds"), text.index("Ships")]
     assert all(c.metadata["cohesion"] > 0.5 for c in chunks)
 
@@ -323,7 +323,7 @@ def test_chunk_cohesion_is_the_mean_pairwise_similarity(embedder) -> None:
 
 def test_cluster_chunker_size_contract_and_long_sentences(embedder) -> None:
     text = topic_text((PETS, 6)) + " " + "word " * 400 + ". " + topic_text((SHIPS, 6))
-    chunker = SemanticClusterChunker(max_size=120, embedder=embedder)
+    chunker = SemanticClusterChunker(chunk_size=120, embedder=embedder)
     chunks = chunker(text)
     assert all(len(c) <= 120 and text[c.start : c.end] == c.text for c in chunks)
     assert [c.start for c in chunks] == sorted(c.start for c in chunks)
@@ -335,7 +335,7 @@ def test_explore_rerender_does_not_re_embed(embedder) -> None:
     explorer = Explorer(SemanticChunker, text, embedder=embedder)
     first = explorer.render()
     for max_size in (300, 600, 900):
-        assert explorer.render(max_size=max_size) != first
+        assert explorer.render(chunk_size=max_size) != first
     explorer.render(threshold=80.0, buffer=2)
     assert embedder.calls == 1
 
@@ -347,7 +347,7 @@ def test_similarity_plot_draws_curve_cutoff_breakpoints_and_chunks(embedder) -> 
     from chunklab.viz.curves import similarity_plot
 
     text = topic_text((PETS, 10), (MONEY, 10), (SHIPS, 10))
-    chunker = SemanticChunker(threshold=90, max_size=10_000, embedder=embedder)
+    chunker = SemanticChunker(threshold=90, chunk_size=10_000, embedder=embedder)
     figure = similarity_plot(chunker, text, sections=[text.index("Bonds")])
     top, bottom = figure.axes
     cuts, cutoff = chunker.breakpoints(text)
@@ -370,5 +370,5 @@ def test_similarity_widget_switches_threshold_range_with_method(embedder) -> Non
     widget.controls["method"].value = "threshold"
     assert (threshold.min, threshold.max, threshold.value) == (0, 2, 0.5)
     threshold.value = 0.2
-    widget.controls["max_size"].value = 400
+    widget.controls["chunk_size"].value = 400
     assert embedder.calls == 1

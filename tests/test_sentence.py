@@ -28,17 +28,17 @@ def texts(chunks) -> list[str]:
 def test_chunks_are_runs_of_whole_sentences(splitter: str) -> None:
     sentences = sentence_spans(TEXT, splitter)
     starts, ends = {s for s, _ in sentences}, {e for _, e in sentences}
-    chunks = SentenceChunker(max_size=120, splitter=splitter)(TEXT)
+    chunks = SentenceChunker(chunk_size=120, sentence_splitter=splitter)(TEXT)
     assert len(chunks) > 1
     for chunk in chunks:
         assert TEXT[chunk.start : chunk.end] == chunk.text and len(chunk.text) <= 120
         assert chunk.start in starts and chunk.end in ends, "chunks start and end at sentence boundaries"
-        assert not chunk.metadata["sentence_cut"]
+        assert not chunk.metadata["cut"]
     assert sum(c.metadata["sentences"] for c in chunks) == len(sentences)
 
 
 def test_packing_is_greedy_and_keeps_abbreviations_whole() -> None:
-    chunks = SentenceChunker(max_size=80)(TEXT)
+    chunks = SentenceChunker(chunk_size=80)(TEXT)
     assert chunks[0].text == "Dr. Okafor checked gauge No. 5 at 6 a.m. on Friday."
     assert chunks[1].text == "It read 3.45 metres, up 0.8 in an hour. \"Call the chief,\" she said."
     joined = [TEXT[a.start : b.end] for a, b in zip(chunks, chunks[1:])]
@@ -47,7 +47,7 @@ def test_packing_is_greedy_and_keeps_abbreviations_whole() -> None:
 
 def test_overlap_repeats_whole_sentences() -> None:
     sentences = sentence_spans(TEXT)
-    chunks = SentenceChunker(max_size=150, overlap=1)(TEXT)
+    chunks = SentenceChunker(chunk_size=150, overlap_sentences=1)(TEXT)
     assert len(chunks) > 2
     for a, b in zip(chunks, chunks[1:]):
         shared = [s for s in sentences if a.start <= s[0] and s[1] <= a.end and b.start <= s[0]]
@@ -58,16 +58,16 @@ def test_overlap_repeats_whole_sentences() -> None:
 
 def test_an_oversized_sentence_is_cut_at_word_boundaries() -> None:
     long = "This sentence goes on " + "and on " * 40 + "until it stops. Short one."
-    chunks = SentenceChunker(max_size=60)(long)
+    chunks = SentenceChunker(chunk_size=60)(long)
     assert all(len(c.text) <= 60 for c in chunks)
-    cut = [c for c in chunks if c.metadata["sentence_cut"]]
-    assert len(cut) >= 5 and chunks[-1].text == "Short one." and not chunks[-1].metadata["sentence_cut"]
+    cut = [c for c in chunks if c.metadata["cut"]]
+    assert len(cut) >= 5 and chunks[-1].text == "Short one." and not chunks[-1].metadata["cut"]
     assert all(c.end == len(long) or long[c.end].isspace() for c in chunks), "no word is cut"
 
 
 @pytest.mark.parametrize("unit, limit", [("words", 12), ("tokens", 20)])
 def test_words_and_tokens(unit: str, limit: int) -> None:
-    chunker = SentenceChunker(max_size=limit, unit=unit, tokenizer="cl100k")
+    chunker = SentenceChunker(chunk_size=limit, unit=unit, tokenizer="cl100k")
     chunks = chunker(TEXT)
     assert all(chunker.measure(c.text) <= limit for c in chunks)
     if unit == "tokens":
@@ -75,13 +75,13 @@ def test_words_and_tokens(unit: str, limit: int) -> None:
 
 
 def test_parameters_are_checked_and_chunkers_pickle() -> None:
-    for bad, name in [(dict(max_size=0), "max_size"), (dict(overlap=-1), "overlap"),
-                      (dict(splitter="magic"), "splitter"), (dict(unit="lines"), "unit")]:
+    for bad, name in [(dict(chunk_size=0), "chunk_size"), (dict(overlap_sentences=-1), "overlap_sentences"),
+                      (dict(sentence_splitter="magic"), "sentence_splitter"), (dict(unit="lines"), "unit")]:
         with pytest.raises(ParameterError, match=name):
             SentenceChunker(**bad)
-    chunker = SentenceChunker(max_size=200, overlap=1, splitter="punkt")
+    chunker = SentenceChunker(chunk_size=200, overlap_sentences=1, sentence_splitter="punkt")
     assert pickle.loads(pickle.dumps(chunker)) == chunker
-    assert SentenceChunker().splitter == "regex"
+    assert SentenceChunker().sentence_splitter == "regex"
 
 
 @given(
@@ -92,7 +92,7 @@ def test_parameters_are_checked_and_chunkers_pickle() -> None:
     overlap=st.integers(0, 3),
 )
 def test_every_sentence_is_in_some_chunk(text: str, limit: int, overlap: int) -> None:
-    chunks = SentenceChunker(max_size=limit, overlap=overlap)(text)
+    chunks = SentenceChunker(chunk_size=limit, overlap_sentences=overlap)(text)
     covered = [False] * len(text)
     for c in chunks:
         assert len(c.text) <= limit

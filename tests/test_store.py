@@ -26,20 +26,20 @@ VALID_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
 # The embedding tests share one chunking of two short documents, so MiniLM (whose cache is
 # process-wide) embeds each chunk and question once for the whole module.
 NAMES = ("lab_notes", "support")
-CHUNKER = FixedSizeChunker(size=400)
+CHUNKER = FixedSizeChunker(chunk_size=400)
 
 
 def test_collection_names_are_valid_stable_and_distinct():
     names = {
         store.collection_name(c)
-        for c in [FixedSizeChunker(), FixedSizeChunker(size=200), FixedSizeChunker(size=200, overlap=40),
-                  FixedSizeChunker(unit="words", size=80), FixedSizeChunker(snap_to_words=True)]
+        for c in [FixedSizeChunker(), FixedSizeChunker(chunk_size=200), FixedSizeChunker(chunk_size=200, chunk_overlap=40),
+                  FixedSizeChunker(unit="words", chunk_size=80), FixedSizeChunker(snap_to_words=True)]
     }
     assert len(names) == 5 and all(VALID_NAME.match(n) and ".." not in n for n in names)
-    assert store.collection_name(FixedSizeChunker(size=200, overlap=40)) == store.collection_name(
-        FixedSizeChunker(overlap=40, size=200))
-    named = store.collection_name(FixedSizeChunker(size=200, overlap=40))
-    assert re.fullmatch(r"fixed-size200-overlap40-[0-9a-f]{8}", named)
+    assert store.collection_name(FixedSizeChunker(chunk_size=200, chunk_overlap=40)) == store.collection_name(
+        FixedSizeChunker(chunk_overlap=40, chunk_size=200))
+    named = store.collection_name(FixedSizeChunker(chunk_size=200, chunk_overlap=40))
+    assert re.fullmatch(r"fixed-chunk_size200-chunk_overlap40-[0-9a-f]{8}", named)
     assert store.collection_name(FixedSizeChunker(snap_to_words=True)).startswith("fixed-snap_to_words-")
 
 
@@ -140,7 +140,7 @@ def test_query_returns_chunks_with_exact_offsets_and_filters(tmp_path, docs):
 
 def test_pdf_chunks_are_filtered_by_page(tmp_path):
     report = load_document("report")
-    chunker = FixedSizeChunker(size=1500)
+    chunker = FixedSizeChunker(chunk_size=1500)
     collection = store.index_documents(tmp_path / "db", chunker, [report])
     hits = store.query(tmp_path / "db", collection.name, "emissions by transport mode", k=20, where=["pages=3"])
     page = report.metadata["pages"][2]
@@ -206,11 +206,11 @@ def test_cli_index_then_query(tmp_path, capsys):
         path = load_document(name).path
         (docs / path.name).write_bytes(path.read_bytes())
     out = io.StringIO()
-    status = main(["index", str(docs), "--store", str(tmp_path / "db"), "--strategy", "fixed", "--param", "size=400",
-                   "--strategy", "fixed", "--param", "size=1500", "--jobs", "1"], out=out)
+    status = main(["index", str(docs), "--store", str(tmp_path / "db"), "--strategy", "fixed", "--param", "chunk_size=400",
+                   "--strategy", "fixed", "--param", "chunk_size=1500", "--jobs", "1"], out=out)
     assert status == 0, capsys.readouterr().err
     names = [line.split("\t")[0] for line in out.getvalue().splitlines()]
-    assert names == [store.collection_name(FixedSizeChunker(size=s)) for s in (400, 1500)]
+    assert names == [store.collection_name(FixedSizeChunker(chunk_size=s)) for s in (400, 1500)]
     out = io.StringIO()
     status = main(["query", "--store", str(tmp_path / "db"), "--collection", names[0], "--where",
                    "source=support_chat.txt", "-k", "2", "--json", load_questions("support")[1]["question"]], out=out)
@@ -219,7 +219,8 @@ def test_cli_index_then_query(tmp_path, capsys):
     support = load_document("support").text
     assert len(hits) == 2 and all(support[h["start"] : h["end"]] == h["text"] for h in hits)
     status = main(["query", "--store", str(tmp_path / "db"), "--collection", "missing", "q"], out=io.StringIO())
-    assert status == 2 and f"it has: {names[0]}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert status == 2 and "it has: " in err and all(name in err for name in names)
     status = main(["query", "--store", str(tmp_path / "nowhere"), "--collection", names[0], "q"], out=io.StringIO())
     assert status == 2 and "no ChromaDB store at" in capsys.readouterr().err
     assert not (tmp_path / "nowhere").exists()

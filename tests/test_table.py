@@ -44,7 +44,7 @@ CSV = (
 
 
 def table_chunks(chunks):
-    return [c for c in chunks if c.metadata["in_table"]]
+    return [c for c in chunks if c.metadata["modality"] == "table"]
 
 
 def test_markdown_rows_are_chunks_with_the_header_as_context():
@@ -57,13 +57,13 @@ def test_markdown_rows_are_chunks_with_the_header_as_context():
     assert rows[2].metadata["records"] == [{"Size (MB)": "256", "LRU (%)": "68.4", "LFU (%)": "70.1"}]
     assert rows[1].metadata["markdown"] == "| Size (MB) | LRU (%) | LFU (%) |\n|---|---|---|\n| 128 | 55.7 | 59.3 |"
     assert rows[1].metadata["section"] == "Results"
-    text = [c for c in chunks if not c.metadata["in_table"]]
+    text = [c for c in chunks if c.metadata["modality"] != "table"]
     assert text[0].text.startswith("# Results") and text[-1].text.endswith("A closing paragraph.")
 
 
 def test_rows_are_grouped_up_to_rows_and_max_size():
     assert [c.metadata["rows"] for c in table_chunks(TableChunker(rows=2)(MARKDOWN))] == [[1, 2], [3]]
-    small = TableChunker(rows=3, max_size=60)(MARKDOWN)
+    small = TableChunker(rows=3, chunk_size=60)(MARKDOWN)
     assert all(len(c) <= 60 for c in small)
     assert sum(len(c.metadata["rows"]) for c in table_chunks(small)) == 3
 
@@ -97,14 +97,14 @@ def test_context_modes_and_skipping_text():
     with_section = table_chunks(TableChunker(context="section+header")(MARKDOWN))
     assert with_section[0].metadata["context"] == "Results\n| Size (MB) | LRU (%) | LFU (%) |"
     skipped = TableChunker(other_text="skip")(MARKDOWN)
-    assert skipped and all(c.metadata["in_table"] for c in skipped)
+    assert skipped and all(c.metadata["modality"] == "table" for c in skipped)
 
 
 def test_an_oversized_row_is_the_only_thing_cut():
     wide = "| a | b |\n|---|---|\n| " + "word " * 80 + "| x |\n| short | row |\n"
-    chunks = TableChunker(max_size=100)(wide)
+    chunks = TableChunker(chunk_size=100)(wide)
     assert all(len(c) <= 100 for c in chunks)
-    partial = [c for c in chunks if c.metadata.get("partial_row")]
+    partial = [c for c in chunks if c.metadata.get("cut")]
     assert len(partial) >= 4 and all(c.metadata["rows"] in ([], [1]) for c in partial)
     assert chunks[-1].text == "| short | row |" and "partial_row" not in chunks[-1].metadata
 
@@ -115,7 +115,7 @@ def test_prose_is_not_mistaken_for_csv():
 
 
 def test_forced_format_and_no_tables():
-    assert not table_chunks(TableChunker(fmt="text")(MARKDOWN))
+    assert not table_chunks(TableChunker(format="text")(MARKDOWN))
     plain = TableChunker()("Just a paragraph.\n\nAnd another one.")
     assert [c.text for c in plain] == ["Just a paragraph.\n\nAnd another one."]
 
@@ -146,7 +146,7 @@ def test_a_row_that_needs_its_header():
 def test_larger_max_size_never_gives_more_chunks(a, b):
     text = load_document("lab_notes").text
     small, large = sorted((a, b))
-    assert len(TableChunker(rows=30, max_size=large)(text)) <= len(TableChunker(rows=30, max_size=small)(text))
+    assert len(TableChunker(rows=30, chunk_size=large)(text)) <= len(TableChunker(rows=30, chunk_size=small)(text))
 
 
 @pytest.mark.parametrize("rows", [1, 4])

@@ -45,7 +45,7 @@ TEXTS = st.lists(st.tuples(PIECES, st.sampled_from([" ", "", "\n", "\r\n\r\n", "
 @pytest.mark.parametrize("snap", [False, True])
 def test_windows_are_exact_and_fit_when_retokenized(tokenizer, snap):
     for size, overlap in [(4, 0), (7, 3), (16, 0), (40, 10)]:
-        chunks = TokenChunker(size=size, overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(TEXT)
+        chunks = TokenChunker(chunk_size=size, chunk_overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(TEXT)
         assert chunks
         for c in chunks:
             assert TEXT[c.start : c.end] == c.text
@@ -56,7 +56,7 @@ def test_windows_are_exact_and_fit_when_retokenized(tokenizer, snap):
        tokenizer=st.sampled_from(["minilm", "cl100k"]))
 def test_every_token_is_in_some_chunk(text, size, overlap, snap, tokenizer):
     overlap = min(overlap, size - 1)
-    chunks = TokenChunker(size=size, overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(text)
+    chunks = TokenChunker(chunk_size=size, chunk_overlap=overlap, tokenizer=tokenizer, snap_to_words=snap)(text)
     for c in chunks:
         assert count_tokens(c.text, tokenizer) == c.metadata["token_count"] <= size
     for start, end in (trim_span(text, s, e) for s, e in token_spans(text, tokenizer)):
@@ -88,7 +88,7 @@ def test_the_cl100k_shortcut_is_for_the_pattern_it_was_worked_out_for():
         name="cl100k_words", pat_str=r"\S+|\s+", mergeable_ranks=encoding._mergeable_ranks, special_tokens={}
     )
     assert _tokenized(TEXT, other).exact is None  # another pre-tokenizer: every window is measured
-    chunks = TokenChunker(size=12, custom_tokenizer=other)(TEXT)
+    chunks = TokenChunker(chunk_size=12, tokenizer=other)(TEXT)
     assert all(c.metadata["token_count"] == count_tokens(c.text, other) <= 12 for c in chunks)
 
 
@@ -171,7 +171,7 @@ def test_cl100k_windows_reuse_the_document_tokens_in_prose(monkeypatch):
 
 def test_consecutive_windows_share_overlap_tokens():
     text = " ".join(f"word{i}" for i in range(400))  # every word is several WordPiece tokens
-    chunks = TokenChunker(size=50, overlap=12)(text)
+    chunks = TokenChunker(chunk_size=50, chunk_overlap=12)(text)
     for a, b in zip(chunks, chunks[1:]):
         assert b.metadata["first_token"] == a.metadata["end_token"] - 12
     assert chunks[-1].metadata["end_token"] == count_tokens(text)
@@ -179,7 +179,7 @@ def test_consecutive_windows_share_overlap_tokens():
 
 def test_chunk_text_is_the_source_not_decoded_tokens():
     text = "Café NAÏVE Übergröße 😀 don't"
-    chunk = TokenChunker(size=50)(text)[0]
+    chunk = TokenChunker(chunk_size=50)(text)[0]
     tokenizer = hf_tokenizer("minilm")
     decoded = tokenizer.decode(tokenizer(text, add_special_tokens=False)["input_ids"])
     assert chunk.text == text
@@ -187,7 +187,7 @@ def test_chunk_text_is_the_source_not_decoded_tokens():
 
 
 def test_snapping_never_cuts_a_word_unless_it_is_longer_than_the_window():
-    chunks = TokenChunker(size=12, snap_to_words=True)(TEXT)
+    chunks = TokenChunker(chunk_size=12, snap_to_words=True)(TEXT)
     long_words = {(s, e) for s, e in word_spans(TEXT) if count_tokens(TEXT[s:e]) > 12}
     for c in chunks:
         for s, e in word_spans(TEXT):
@@ -197,35 +197,37 @@ def test_snapping_never_cuts_a_word_unless_it_is_longer_than_the_window():
 
 @pytest.mark.parametrize("tokenizer", ["minilm", "cl100k"])
 def test_fixed_size_in_tokens_is_the_token_chunker(tokenizer):
-    for params in [dict(size=30, overlap=5), dict(size=9, overlap=0, snap_to_words=True)]:
+    for params in [dict(chunk_size=30, chunk_overlap=5), dict(chunk_size=9, chunk_overlap=0, snap_to_words=True)]:
         fixed = FixedSizeChunker(unit="tokens", tokenizer=tokenizer, **params)
         token = TokenChunker(tokenizer=tokenizer, **params)
         assert [(c.start, c.end) for c in fixed(TEXT)] == [(c.start, c.end) for c in token(TEXT)]
         assert all(fixed.measure(c.text) <= fixed.size_limit() for c in fixed(TEXT))
-    with pytest.raises(ParameterError, match="size"):
-        FixedSizeChunker(size=3, unit="tokens")
+    with pytest.raises(ParameterError, match="chunk_size"):
+        FixedSizeChunker(chunk_size=3, unit="tokens")
 
 
 def test_any_tokenizer_object_or_function():
     spans = lambda text: word_spans(text)  # noqa: E731  (a tokenizer whose tokens are words)
-    by_words = TokenChunker(size=5, overlap=1, custom_tokenizer=spans)(TEXT)
-    fixed_words = FixedSizeChunker(size=5, overlap=1, unit="words")(TEXT)
+    by_words = TokenChunker(chunk_size=5, chunk_overlap=1, tokenizer=spans)(TEXT)
+    fixed_words = FixedSizeChunker(chunk_size=5, chunk_overlap=1, unit="words")(TEXT)
     assert [(c.start, c.end) for c in by_words] == [(c.start, c.end) for c in fixed_words]
     for obj, name in [(hf_tokenizer("minilm"), "minilm"), (tiktoken_encoding(), "cl100k")]:
-        custom = TokenChunker(size=20, custom_tokenizer=obj)(TEXT)
-        named = TokenChunker(size=20, tokenizer=name)(TEXT)
+        custom = TokenChunker(chunk_size=20, tokenizer=obj)(TEXT)
+        named = TokenChunker(chunk_size=20, tokenizer=name)(TEXT)
         assert [(c.start, c.end) for c in custom] == [(c.start, c.end) for c in named]
-    with pytest.raises(ParameterError, match="custom_tokenizer"):
-        TokenChunker(custom_tokenizer=42)
-    with pytest.raises(ParameterError, match="custom_tokenizer"):
-        TokenChunker(custom_tokenizer=lambda text: [(3, 1)])
+    with pytest.raises(ParameterError, match="'tokenizer' is not usable"):
+        TokenChunker(tokenizer=42)
+    with pytest.raises(ParameterError, match="'tokenizer' is not usable"):
+        TokenChunker(tokenizer=lambda text: [(3, 1)])
+    with pytest.raises(ParameterError, match="needs spans"):
+        TokenChunker(tokenizer=lambda text: len(text.split()))
 
 
 def test_parameters_are_checked():
-    with pytest.raises(ParameterError, match="size"):
-        TokenChunker(size=3)
-    with pytest.raises(ParameterError, match="overlap"):
-        TokenChunker(size=10, overlap=10)
+    with pytest.raises(ParameterError, match="chunk_size"):
+        TokenChunker(chunk_size=3)
+    with pytest.raises(ParameterError, match="chunk_overlap"):
+        TokenChunker(chunk_size=10, chunk_overlap=10)
     with pytest.raises(ParameterError, match="tokenizer"):
         TokenChunker(tokenizer="gpt2")
 
@@ -233,11 +235,11 @@ def test_parameters_are_checked():
 def test_tokens_are_computed_once_per_text_and_the_chunker_pickles():
     text = "A text tokenized once. " * 50
     _tokenized.cache_clear()
-    TokenChunker(size=16)(text)
-    TokenChunker(size=24, overlap=4)(text)
+    TokenChunker(chunk_size=16)(text)
+    TokenChunker(chunk_size=24, chunk_overlap=4)(text)
     info = _tokenized.cache_info()
     assert info.misses == 1 and info.hits >= 1
-    chunker = TokenChunker(size=64, overlap=8, tokenizer="cl100k")
+    chunker = TokenChunker(chunk_size=64, chunk_overlap=8, tokenizer="cl100k")
     assert pickle.loads(pickle.dumps(chunker)) == chunker
 
 
@@ -252,6 +254,6 @@ def test_model_window_and_truncation():
     from chunklab import load_document
 
     doc = load_document("lab_notes")
-    table = truncation_table({"token 254": TokenChunker(size=254), "fixed 3000": FixedSizeChunker(size=3000)}, [doc])
+    table = truncation_table({"token 254": TokenChunker(chunk_size=254), "fixed 3000": FixedSizeChunker(chunk_size=3000)}, [doc])
     assert table.loc["token 254", "truncated"] == 0 and table.loc["token 254", "max_tokens_seen"] <= 256
     assert table.loc["fixed 3000", "truncated"] > 0 and table.loc["fixed 3000", "unread_share"] > 0

@@ -89,13 +89,13 @@ def test_depth_scores_match_nltks_definition() -> None:
 def test_text_without_paragraph_breaks_is_one_segment() -> None:
     text = " ".join(paragraphs(GARDEN, 4, 1) + paragraphs(ENGINE, 4, 2))
     assert TextTiler().boundaries(text) == []
-    chunks = TopicChunker(max_size=100_000)(text)
+    chunks = TopicChunker(chunk_size=100_000)(text)
     assert len(chunks) == 1
 
 
 def test_texttiling_cuts_at_paragraph_breaks_near_topic_changes() -> None:
     text = three_topics()
-    chunks = TopicChunker(method="texttiling", block=4, max_size=100_000)(text)
+    chunks = TopicChunker(method="texttiling", block=4, chunk_size=100_000)(text)
     assert all(text[c.start - 2 : c.start] == "\n\n" for c in chunks[1:])
     changes = [text.index(paragraphs(ENGINE, 1, 2)[0]), text.index(paragraphs(HARBOUR, 1, 3)[0])]
     starts = [c.start for c in chunks]
@@ -107,7 +107,7 @@ def test_texttiling_cuts_at_paragraph_breaks_near_topic_changes() -> None:
 @pytest.mark.parametrize("method", ["lda", "nmf"])
 def test_topic_models_cut_where_the_vocabulary_changes(method) -> None:
     text = three_topics()
-    chunker = TopicChunker(method=method, n_topics=3, context=1, min_sentences=3, max_size=100_000)
+    chunker = TopicChunker(method=method, n_topics=3, buffer=1, min_sentences=3, chunk_size=100_000)
     chunks = chunker(text)
     assert len(chunks) == 3
     changes = [text.index(paragraphs(ENGINE, 1, 2)[0]), text.index(paragraphs(HARBOUR, 1, 3)[0])]
@@ -171,19 +171,19 @@ def test_nmf_mixtures_at_the_fitted_context_are_the_fitted_ones() -> None:
     weights = TfidfTransformer(sublinear_tf=True).fit_transform(sentence_windows(text, topic._FIT_CONTEXT))
     expected = NMF(n_components=3, init="nndsvda", max_iter=400, random_state=0).fit_transform(weights)
     expected /= expected.sum(axis=1, keepdims=True)
-    profile = topic_profile(text, "nmf", n_topics=3, context=topic._FIT_CONTEXT)
+    profile = topic_profile(text, "nmf", n_topics=3, buffer=topic._FIT_CONTEXT)
     np.testing.assert_allclose(profile.mixtures, expected, rtol=1e-9)
 
 
 @pytest.mark.parametrize("method", ["lda", "nmf"])
 def test_context_reads_the_model_fitted_once_per_topic_count(method) -> None:
     text = "\n\n".join(paragraphs(GARDEN, 5, 7) + paragraphs(ENGINE, 5, 8))
-    first = topic_profile(text, method, n_topics=2, context=0)
+    first = topic_profile(text, method, n_topics=2, buffer=0)
     fits = topic._fitted.cache_info().misses
-    wider = [topic_profile(text, method, n_topics=2, context=c) for c in (1, 3, 6)]
+    wider = [topic_profile(text, method, n_topics=2, buffer=c) for c in (1, 3, 6)]
     assert topic._fitted.cache_info().misses == fits  # context moves refit nothing
     assert all(p.words == first.words for p in wider)
-    topic_profile(text, method, n_topics=3, context=1)
+    topic_profile(text, method, n_topics=3, buffer=1)
     assert topic._fitted.cache_info().misses == fits + 1
     if method == "lda":  # a window's mixture is its sentences' topic counts, summed
         evidence = first.mixtures * topic._fitted(text, "lda", 2, "regex").sentence_topics.sum(axis=1, keepdims=True)
@@ -204,7 +204,7 @@ def test_runs_partition_and_respect_the_minimum(labels, minimum) -> None:
 def test_metadata_and_size_contract() -> None:
     text = three_topics()
     for method in ("texttiling", "lda", "nmf"):
-        chunker = TopicChunker(method=method, max_size=60, unit="words")
+        chunker = TopicChunker(method=method, chunk_size=60, unit="words")
         chunks = chunker(text, source="t")
         assert all(chunker.measure(c.text) <= 60 for c in chunks)
         assert all(isinstance(c.metadata["topic"], str) and c.metadata["topic"] for c in chunks)
@@ -232,7 +232,7 @@ def test_topic_plot_draws_cuts_and_sections() -> None:
     text = three_topics()
     sections = [text.index(paragraphs(ENGINE, 1, 2)[0])]
     for method in ("texttiling", "nmf"):
-        chunker = TopicChunker(method=method, n_topics=3, block=4, max_size=100_000)
+        chunker = TopicChunker(method=method, n_topics=3, block=4, chunk_size=100_000)
         figure = topic_plot(chunker, text, sections=sections)
         top, bottom = figure.axes
         vertical = [line for line in top.lines if len(set(line.get_xdata())) == 1]
@@ -264,7 +264,7 @@ def test_pk_and_windowdiff_reward_the_real_sections() -> None:
     assert len(reference) == 8
     perfect = segmentation_scores(reference, reference, doc.text)
     assert perfect["pk"] == 0 and perfect["windowdiff"] == 0 and perfect["reference"] == 8
-    blind = segmentation_scores(FixedSizeChunker(size=4000)(doc.text), reference, doc.text)
+    blind = segmentation_scores(FixedSizeChunker(chunk_size=4000)(doc.text), reference, doc.text)
     assert blind["pk"] > 0.2 and blind["windowdiff"] >= blind["pk"]
     with pytest.raises(ValueError, match="k must be"):
         segmentation_scores([], reference, doc.text, k=10**6)
@@ -272,7 +272,7 @@ def test_pk_and_windowdiff_reward_the_real_sections() -> None:
 
 def test_segmentation_table_rows() -> None:
     docs = [load_document("lab_notes"), load_document("stations")]
-    table = segmentation_table({"tiling": TopicChunker(max_size=10**6), "fixed": FixedSizeChunker(size=1000)}, docs)
+    table = segmentation_table({"tiling": TopicChunker(chunk_size=10**6), "fixed": FixedSizeChunker(chunk_size=1000)}, docs)
     assert set(table["doc"]) == {"lab_notes"}  # the CSV has no headings
     assert list(table["chunker"]) == ["tiling", "fixed", "equal parts"]
     assert {"pk", "windowdiff", "k", "reference", "hypothesis"} <= set(table.columns)

@@ -24,7 +24,7 @@ def visible_text(markup: str) -> str:
 
 
 def test_render_preserves_and_escapes_the_source() -> None:
-    chunks = FixedSizeChunker(size=15, overlap=5)(TEXT)
+    chunks = FixedSizeChunker(chunk_size=15, chunk_overlap=5)(TEXT)
     markup = render_html(chunks, TEXT)
     assert "<delta>" not in markup and "&lt;" in markup and "&amp;" in markup
     assert visible_text(markup) == TEXT
@@ -43,7 +43,7 @@ def test_render_marks_overlaps_gaps_and_starts() -> None:
 
 def test_render_attrs_and_truncation() -> None:
     long = "word " * 1000
-    chunks = FixedSizeChunker(size=100)(long)
+    chunks = FixedSizeChunker(chunk_size=100)(long)
     markup = render_html(chunks, long, max_chars=300, attrs={"chunker": "fixed", "params": {"size": 100}})
     assert 'data-params="{&quot;size&quot;: 100}"' in markup and 'data-chunker="fixed"' in markup
     assert "showing characters 0 to 300 of 5,000" in markup
@@ -76,7 +76,7 @@ def test_stats_of_nothing() -> None:
 
 
 def test_show_and_histogram() -> None:
-    chunks = FixedSizeChunker(size=10)(TEXT)
+    chunks = FixedSizeChunker(chunk_size=10)(TEXT)
     assert "chunklab-view" in show(chunks, TEXT).data
     ax = size_histogram(chunks)
     assert sum(p.get_height() for p in ax.patches) == len(chunks)

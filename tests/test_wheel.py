@@ -16,7 +16,7 @@ SCRIPT = textwrap.dedent(
     from chunklab.strategies import FixedSizeChunker
     assert "site-packages" in chunklab.__file__, chunklab.__file__
     text = "The weir was built in 1911. Salmon were counted by hand. " * 20
-    chunks = FixedSizeChunker(size=100, overlap=20)(text)
+    chunks = FixedSizeChunker(chunk_size=100, chunk_overlap=20)(text)
     assert chunks and all(text[c.start:c.end] == c.text for c in chunks)
     names = chunklab.list_documents()
     assert "manual" in names and len(names) == 12, names
@@ -52,7 +52,7 @@ def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None
     note = tmp_path / "note.md"
     note.write_text("# Note\n\nThe weir was built in 1911. Salmon were counted by hand. " * 10, encoding="utf-8")
     command = [str(venv / "bin" / "chunklab"), "chunk", str(note), str(REPO / "data" / "documents" / "report.pdf"),
-               "--strategy", "fixed", "--param", "size=200", "--jobs", "1"]
+               "--strategy", "fixed", "--param", "chunk_size=200", "--jobs", "1"]
     script = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path,
                             env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert script.returncode == 1, script.stderr[-2000:]

@@ -249,7 +249,7 @@ def compare(
         raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
     labelled = _label_chunkers(chunkers)
     documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
     ]
     pool = _Pool(documents)
     if questions is None:

@@ -46,7 +46,7 @@ def fixed_sweep(docs: Sequence[Document]) -> dict[str, FixedSizeChunker]:
     """Notebook 16's fixed-size sweep: sizes 200, 400 and `chroma_size`, each with overlap 0 and a
     quarter of the size, labelled ``"fixed <size>/<overlap>"``."""
     return {
-        f"fixed {size}/{overlap}": FixedSizeChunker(size=size, overlap=overlap)
+        f"fixed {size}/{overlap}": FixedSizeChunker(chunk_size=size, chunk_overlap=overlap)
         for size in dict.fromkeys((200, 400, chroma_size(docs)))
         for overlap in (0, size // 4)
     }
@@ -65,12 +65,12 @@ def same_mean_fixed(mean: float, docs: Sequence[Document]) -> FixedSizeChunker:
     low, high = 1, max(2, int(mean * 2) + 50)
     while low < high:
         middle = (low + high) // 2
-        if _mean_size(FixedSizeChunker(size=middle), docs) < mean:
+        if _mean_size(FixedSizeChunker(chunk_size=middle), docs) < mean:
             low = middle + 1
         else:
             high = middle
     candidates = [size for size in (low - 1, low) if size >= 1]
-    return FixedSizeChunker(size=min(candidates, key=lambda s: abs(_mean_size(FixedSizeChunker(size=s), docs) - mean)))
+    return FixedSizeChunker(chunk_size=min(candidates, key=lambda s: abs(_mean_size(FixedSizeChunker(chunk_size=s), docs) - mean)))
 
 
 @dataclass(frozen=True)
@@ -117,13 +117,13 @@ def check_goal(
 
     hybrid = chunker if chunker is not None else HybridChunker()
     documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
     ]
     if questions is None:
         names = {d.name for d in documents}
         questions = [q for q in load_questions() if q["doc"] in names]
     same = same_mean_fixed(_mean_size(hybrid, documents), documents)
-    hybrid_label, same_label = f"hybrid ({hybrid.name})", f"fixed {same.size}/0 (same mean size)"
+    hybrid_label, same_label = f"hybrid ({hybrid.name})", f"fixed {same.chunk_size}/0 (same mean size)"
     baselines = {same_label: same, **(sweep if sweep is not None else fixed_sweep(documents))}
     run = dict(docs=documents, questions=questions, retrievers=retrievers, k=k, progress=progress)
     fixed_rows = compare(baselines, **run)

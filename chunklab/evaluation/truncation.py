@@ -62,7 +62,7 @@ def truncation_table(
     if chunkers is None:
         chunkers = default_chunkers()
     documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents())
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
     ]
     rows = []
     for label, chunker in chunkers.items():

@@ -9,12 +9,35 @@ that produce blocks live beside this module (`chunklab.formats.markdown`, `chunk
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
-__all__ = ["Block", "BlockKind", "Format", "heading_trails"]
+__all__ = [
+    "MODALITIES",
+    "Block",
+    "BlockKind",
+    "DocumentFormat",
+    "Format",
+    "Modality",
+    "breadcrumb_text",
+    "heading_trails",
+    "modality_of_kinds",
+    "section_metadata",
+]
 
 BlockKind = Literal["heading", "paragraph", "list", "table", "code", "image", "quote", "markup", "rule"]
+#: The parsers a text's blocks come from.
 Format = Literal["markdown", "html", "text"]
+#: The ``format`` parameter of every chunker that reads structure: a format, or ``"auto"`` to guess it
+#: (a chunker that only follows headings reads ``"csv"`` as plain text: a CSV file has none).
+DocumentFormat = Literal["auto", "markdown", "html", "csv", "text"]
+#: The kind of content of a chunk (its ``modality`` metadata, the same key in every strategy).
+Modality = Literal["prose", "table", "code", "list", "image", "mixed"]
+#: Every modality a block can have, in the order the course introduces them (a chunk holding blocks
+#: of several of them is ``"mixed"``).
+MODALITIES: tuple[str, ...] = ("prose", "table", "code", "list", "image")
+_BLOCK_MODALITY = {"table": "table", "code": "code", "list": "list", "image": "image"}
+#: What joins the titles of a breadcrumb into its text.
+BREADCRUMB_SEPARATOR = " > "
 
 
 @dataclass(frozen=True)
@@ -55,3 +78,25 @@ def heading_trails(blocks: Sequence[Block]) -> list[tuple[str, ...]]:
             stack.append((block.level, block.title))
         trails.append(tuple(title for _, title in stack))
     return trails
+
+
+def breadcrumb_text(trail: Sequence[str]) -> str:
+    """A breadcrumb's titles as one string, outermost first: ``"Install > Linux"`` (the value of a
+    chunk's ``section`` metadata; ``breadcrumb`` holds the list)."""
+    return BREADCRUMB_SEPARATOR.join(trail)
+
+
+def section_metadata(trail: Sequence[str]) -> dict[str, Any]:
+    """The metadata every strategy gives a chunk whose place in the document's structure it knows:
+    ``section`` (the breadcrumb as text) and ``breadcrumb`` (the list of titles, outermost first)."""
+    return {"section": breadcrumb_text(trail), "breadcrumb": list(trail)}
+
+
+def modality_of_kinds(kinds: Iterable[BlockKind]) -> Modality:
+    """The ``modality`` of a chunk made of blocks of these kinds: tables, code, lists and images are
+    themselves; headings, paragraphs, quotes and other markup are ``"prose"``; a chunk that holds
+    more than one modality (headings aside) is ``"mixed"``."""
+    found = {_BLOCK_MODALITY.get(kind, "prose") for kind in kinds if kind != "heading"}
+    if len(found) > 1:
+        return "mixed"
+    return found.pop() if found else "prose"  # type: ignore[return-value]

@@ -89,9 +89,15 @@ def _manifest() -> dict[str, dict[str, Any]]:
         return json.load(fh)
 
 
-def list_documents() -> list[str]:
-    """Return the names (manifest keys) of all corpus documents, in manifest order."""
-    return list(_manifest())
+def list_documents(split: Split | None = None) -> list[str]:
+    """Return the names (manifest keys) of the corpus documents, in manifest order: all of them, or
+    with a `split` (``"dev"``, ``"test"``, ``"all"``) those that split's questions ask about. The
+    course's notebooks teach and tune on ``list_documents("dev")``, the eight course documents; the
+    test set adds documents nothing was tuned on."""
+    if split is None:
+        return list(_manifest())
+    asked = {q["doc"] for q in load_questions(split=split)}
+    return [name for name in _manifest() if name in asked]
 
 
 def _entry(name: str) -> dict[str, Any]:

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
 from ..text.pack import fit, last_fitting
-from .blocks import Block, heading_trails
+from .blocks import Block, DocumentFormat, heading_trails
 from .csv import csv_row_spans
 from .parse import document_blocks, guess_format
 
 __all__ = [
-    "DocumentFormat",
     "Table",
     "TableFormat",
     "csv_table",
@@ -40,8 +39,6 @@ __all__ = [
 ]
 
 TableFormat = Literal["markdown", "html", "csv"]
-#: The formats a table-aware chunker accepts; ``"auto"`` guesses (see `resolve_format`).
-DocumentFormat = Literal["auto", "markdown", "html", "csv", "text"]
 
 #: How much of a text `looks_like_csv` reads, and how many of its records it checks.
 _SNIFF_CHARS = 65_536

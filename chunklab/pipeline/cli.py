@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Sequence, TextIO
 
-from ..core import CHUNKERS, Chunker, ParameterError, split_list
+from ..core import CHUNKERS, Chunker, ParameterError, named_choices, split_list
 from ..formats.readers import DocumentError, find_documents, read_document, read_questions
 from .export import from_dicts, json_line
 from .files import chunk_file
@@ -64,6 +64,9 @@ def parse_value(annotation: Any, raw: str, where: str = "value") -> Any:
     are understood; ranges are left to the chunker's own validation. Raises `UsageError`.
     """
     options = typing.get_args(annotation)
+    named = named_choices(annotation)
+    if named is not None:  # a name or an object (a tokenizer): the command line takes the names
+        return parse_value(named, raw, where)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in options:
         if raw.strip().lower() in _NONE:
             return None
@@ -98,6 +101,8 @@ def parse_value(annotation: Any, raw: str, where: str = "value") -> Any:
 
 def _settable(annotation: Any) -> bool:
     """Whether `parse_value` understands this parameter type."""
+    if named_choices(annotation) is not None:
+        return True
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         return all(_settable(a) for a in typing.get_args(annotation) if a is not type(None))
     return (
@@ -241,6 +246,9 @@ def _shown(value: Any) -> str:
 
 def _describe(annotation: Any, bound: tuple | None) -> str:
     """A parameter's type and allowed values, as `chunklab strategies` prints them."""
+    named = named_choices(annotation)
+    if named is not None:
+        return "one of: " + ", ".join(map(str, typing.get_args(named))) + " (or an object, from Python)"
     if typing.get_origin(annotation) is Literal:
         return "one of: " + ", ".join(map(str, typing.get_args(annotation)))
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):

@@ -152,7 +152,7 @@ def _slug(text: str) -> str:
 def collection_name(chunker: Chunker) -> str:
     """A stable, valid Chroma collection name for `chunker`: its strategy, the parameters that differ
     from the defaults (as far as they fit) and a hash of all parameters, e.g.
-    ``fixed-size200-overlap40-5c1d0e9a``. Equal chunkers get the same name, different ones differ."""
+    ``fixed-chunk_size200-chunk_overlap40-d043c292``. Equal chunkers get the same name, different ones differ."""
     defaults = {name: spec.default for name, spec in chunker.param_specs().items()}
     changed = []
     for key, value in chunker.get_params().items():

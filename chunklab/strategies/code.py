@@ -22,7 +22,7 @@ from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block
 from ..formats.markdown import line_starts
 from ..formats.parse import document_blocks, guess_format
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .recursive import LEVELS, recursive_spans
@@ -213,23 +213,22 @@ class CodeChunker(UnitSized, Chunker):
     Python chunk holds) and ``context`` (the signature lines of the classes and functions a chunk
     sits inside, when one had to be split).
 
-    Size contract: every chunk measures at most `size` in `unit`, except a single character that a
-    tokenizer splits into more than `size` tokens.
+    Size contract: every chunk measures at most `chunk_size` in `unit`, except a single character that a
+    tokenizer splits into more than `chunk_size` tokens.
     """
 
     name = "code"
-    size_param = "size"
-    bounds = {"size": (1, None)}
-    widget_hints = {"size": (50, 2000, 10)}
+    bounds = {"chunk_size": (1, None)}
+    widget_hints = {"chunk_size": (50, 2000, 10)}
 
     def __init__(
         self,
-        size: int = 400,
+        chunk_size: int = 400,
         language: Literal["auto", "python", "text"] = "auto",
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.size = size
+        self.chunk_size = chunk_size
         self.language = language
         self.unit = unit
         self.tokenizer = tokenizer
@@ -242,18 +241,18 @@ class CodeChunker(UnitSized, Chunker):
             yield from self._markdown(text, measure)
             return
         language = "text" if self.language == "text" else "python"
-        for start, end, meta in code_spans(text, 0, len(text), self.size, measure, language):
-            yield start, end, {"kind": "code", "language": language, **meta}
+        for start, end, meta in code_spans(text, 0, len(text), self.chunk_size, measure, language):
+            yield start, end, {"modality": "code", "language": language, **meta}
 
     def _markdown(self, text: str, measure: Measure) -> Iterator[ChunkSpan]:
         prose_start = 0
         for block in [b for b in document_blocks(text, "markdown") if b.kind == "code"]:
             yield from self._prose(text, prose_start, block.start, measure)
-            for start, end, meta in code_block_spans(text, block, self.size, measure):
-                yield start, end, {"kind": "code", "definitions": (), **meta}
+            for start, end, meta in code_block_spans(text, block, self.chunk_size, measure):
+                yield start, end, {"modality": "code", "definitions": (), **meta}
             prose_start = block.end
         yield from self._prose(text, prose_start, len(text), measure)
 
     def _prose(self, text: str, start: int, end: int, measure: Measure) -> Iterator[ChunkSpan]:
-        for s, e, _ in recursive_spans(text, start, end, LEVELS, self.size, measure):
-            yield s, e, {"kind": "prose"}
+        for s, e, _ in recursive_spans(text, start, end, LEVELS, self.chunk_size, measure):
+            yield s, e, {"modality": "prose"}

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.parse import document_blocks
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import sentence_spans
@@ -183,7 +183,7 @@ class EntityChunker(UnitSized, Chunker):
     ``group_by="entities"``: sentences are read in order; a sentence joins the current chunk when it
     mentions an entity the chunk already mentions, when it mentions none (a "he said" sentence
     follows its subject), when the chunk has no entity yet, or while the chunk is shorter than
-    `min_size`; a sentence that brings only new entities starts a new chunk. ``group_by="paragraphs"``
+    `min_chunk_size`; a sentence that brings only new entities starts a new chunk. ``group_by="paragraphs"``
     is the contrast (the "entity = paragraph or header unit" of older tutorials): one chunk per
     blank-line paragraph or markdown/HTML block, a heading kept with the block under it.
 
@@ -192,26 +192,26 @@ class EntityChunker(UnitSized, Chunker):
     inside a mention (sentences that a mention spans are joined first, see `join_across_entities`).
     Mentions come from spaCy's small English NER (`entity_mentions`), computed once per text.
 
-    Size contract: every chunk measures at most `max_size` in `unit`. A sentence or block longer
+    Size contract: every chunk measures at most `chunk_size` in `unit`. A sentence or block longer
     than that is packed from its words, a mention's words kept together; only a single mention
-    longer than `max_size` is cut inside.
+    longer than `chunk_size` is cut inside.
     """
 
     name = "entity"
-    bounds = {"max_size": (50, None), "min_size": (0, None)}
-    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1500, 50)}
+    bounds = {"chunk_size": (50, None), "min_chunk_size": (0, None)}
+    widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1500, 50)}
 
     def __init__(
         self,
-        max_size: int = 1000,
-        min_size: int = 200,
+        chunk_size: int = 1000,
+        min_chunk_size: int = 200,
         group_by: Literal["entities", "paragraphs"] = "entities",
         labels: tuple[str, ...] = NAMED_LABELS,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.max_size = max_size
-        self.min_size = min_size
+        self.chunk_size = chunk_size
+        self.min_chunk_size = min_chunk_size
         self.group_by = group_by
         self.labels = labels
         self.unit = unit
@@ -219,13 +219,12 @@ class EntityChunker(UnitSized, Chunker):
         self.validate()
 
     def check(self) -> None:
-        """Labels must be spaCy's; `min_size` below `max_size`."""
+        """Labels must be spaCy's."""
         unknown = sorted(set(self.labels) - set(ALL_LABELS))
         if unknown:
             raise ParameterError(
                 f"EntityChunker: parameter 'labels' has unknown labels {unknown}; allowed: {list(ALL_LABELS)}"
             )
-        self.require_smaller("min_size", "max_size")
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each chunk's span with its ``entities``."""
@@ -256,18 +255,18 @@ class EntityChunker(UnitSized, Chunker):
         for k, ((_, _, opens), lo, hi) in enumerate(zip(units, lows, highs)):
             own = {entity_key(m.text) for m in mentions[lo:hi]}
             if first is not None:
-                related = not own or not active or _shares_entity(own, active) or size(first, k - 1) < self.min_size
-                if related and size(first, k) <= self.max_size:
+                related = not own or not active or _shares_entity(own, active) or size(first, k - 1) < self.min_chunk_size
+                if related and size(first, k) <= self.chunk_size:
                     active |= own
                     tail = None if own else (tail if tail is not None else (k if opens else None))
                     continue
-                if not related and tail is not None and tail > first and size(tail, k) <= self.max_size:
+                if not related and tail is not None and tail > first and size(tail, k) <= self.chunk_size:
                     yield units[first][0], units[tail - 1][1]
                     first, active, tail = tail, set(own), None
                     continue
                 yield units[first][0], units[k - 1][1]
                 first = None
-            if size(k, k) > self.max_size:
+            if size(k, k) > self.chunk_size:
                 yield from self._cut(text, units[k][0], units[k][1], mentions)
                 continue
             first, active = k, set(own)
@@ -288,7 +287,7 @@ class EntityChunker(UnitSized, Chunker):
 
     def _block_groups(self, text: str, mentions: list[Mention]) -> Iterator[tuple[int, int]]:
         """One group per block (`chunklab.formats.parse.document_blocks`), a heading joined to the block
-        under it; a block over `max_size` is packed from its sentences."""
+        under it; a block over `chunk_size` is packed from its sentences."""
         blocks = document_blocks(text)
         units, pending = [], None
         for block in blocks:
@@ -301,22 +300,22 @@ class EntityChunker(UnitSized, Chunker):
         if pending is not None:
             units.append((pending, blocks[-1].end))
         for start, end in join_across_entities(units, mentions):
-            if self.measure(text[start:end]) <= self.max_size:
+            if self.measure(text[start:end]) <= self.chunk_size:
                 yield start, end
                 continue
             sentences = [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
             fitting = [
                 piece
                 for s, e in join_across_entities(sentences, mentions)
-                for piece in ([(s, e)] if self.measure(text[s:e]) <= self.max_size else self._cut(text, s, e, mentions))
+                for piece in ([(s, e)] if self.measure(text[s:e]) <= self.chunk_size else self._cut(text, s, e, mentions))
             ]
-            yield from ((s, e) for s, e, _, _ in pack(text, fitting, self.max_size, self.measure))
+            yield from ((s, e) for s, e, _, _ in pack(text, fitting, self.chunk_size, self.measure))
 
     def _cut(self, text: str, start: int, end: int, mentions: list[Mention]) -> list[tuple[int, int]]:
         """An oversized span packed from its words, the words of one mention kept together (a
-        mention longer than `max_size` is then cut by `chunklab.text.pack.fit`, inside it)."""
+        mention longer than `chunk_size` is then cut by `chunklab.text.pack.fit`, inside it)."""
         words = [(start + s, start + e) for s, e in word_spans(text[start:end])]
-        return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.max_size, self.measure)]
+        return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.chunk_size, self.measure)]
 
 
 @functools.lru_cache(maxsize=16)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.spans import trim_span
 from ..text.words import word_spans
 from .token import MIN_WINDOW, token_windows
@@ -13,40 +13,40 @@ from .token import MIN_WINDOW, token_windows
 
 @register
 class FixedSizeChunker(UnitSized, Chunker):
-    """Cut the text into windows of `size` characters, words or tokens, each sharing `overlap` with the last.
+    """Cut the text into windows of `chunk_size` characters, words or tokens, each sharing `chunk_overlap` with the last.
 
-    * ``unit="chars"``: windows of `size` characters, trimmed of surrounding whitespace. With
+    * ``unit="chars"``: windows of `chunk_size` characters, trimmed of surrounding whitespace. With
       ``snap_to_words=True`` a window that would end inside a word ends at the last whitespace before
-      it instead, and the next window starts at a word start; a single word longer than `size` is
+      it instead, and the next window starts at a word start; a single word longer than `chunk_size` is
       still cut (there is nowhere else to cut it).
-    * ``unit="words"``: windows of `size` whitespace-delimited words; words are never cut, and
+    * ``unit="words"``: windows of `chunk_size` whitespace-delimited words; words are never cut, and
       `snap_to_words` has nothing to do.
-    * ``unit="tokens"``: windows of `size` tokens of `tokenizer` (``"minilm"`` or ``"cl100k"``),
+    * ``unit="tokens"``: windows of `chunk_size` tokens of `tokenizer` (``"minilm"`` or ``"cl100k"``),
       with exactly the spans of `TokenChunker` with the same parameters (one implementation,
       `chunklab.strategies.token.token_windows`); ``token_count`` metadata as there.
 
-    Size contract: every chunk has at most `size` units (characters, words, or tokens of its own
-    text). Consecutive chunks overlap by at most `overlap` units (less where trimming or snapping
+    Size contract: every chunk has at most `chunk_size` units (characters, words, or tokens of its own
+    text). Consecutive chunks overlap by at most `chunk_overlap` units (less where trimming or snapping
     moves a boundary). A window that would fall wholly inside the previous chunk (possible near the
-    end of the text) is dropped. With tokens, `size` must be at least 4 (one character can take
+    end of the text) is dropped. With tokens, `chunk_size` must be at least 4 (one character can take
     four byte-level tokens).
     """
 
     name = "fixed"
-    size_param = "size"
-    bounds = {"size": (1, None), "overlap": (0, None)}
-    widget_hints = {"size": (20, 2000, 10), "overlap": (0, 500, 10)}
+    cuts_at_tokens = True
+    bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
+    widget_hints = {"chunk_size": (20, 2000, 10), "chunk_overlap": (0, 500, 10)}
 
     def __init__(
         self,
-        size: int = 400,
-        overlap: int = 0,
+        chunk_size: int = 400,
+        chunk_overlap: int = 0,
         unit: SizeUnit = "chars",
         snap_to_words: bool = False,
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.size = size
-        self.overlap = overlap
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
         self.unit = unit
         self.snap_to_words = snap_to_words
         self.tokenizer = tokenizer
@@ -54,17 +54,17 @@ class FixedSizeChunker(UnitSized, Chunker):
 
     def check(self) -> None:
         """Overlap must leave the window room to move forward; token windows need 4 tokens."""
-        self.require_smaller("overlap", "size")
-        if self.unit == "tokens" and self.size < MIN_WINDOW:
+        self.require_smaller("chunk_overlap", "chunk_size")
+        if self.unit == "tokens" and self.chunk_size < MIN_WINDOW:
             raise ParameterError(
-                f"FixedSizeChunker: parameter 'size' must be >= {MIN_WINDOW} with unit='tokens' "
-                f"(one character can take {MIN_WINDOW} byte-level tokens), got size={self.size}"
+                f"FixedSizeChunker: parameter 'chunk_size' must be >= {MIN_WINDOW} with unit='tokens' "
+                f"(one character can take {MIN_WINDOW} byte-level tokens), got chunk_size={self.chunk_size}"
             )
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the windows' spans in order (with ``token_count`` metadata for token windows)."""
         if self.unit == "tokens":
-            windows = token_windows(text, self.size, self.overlap, self.tokenizer, self.snap_to_words)
+            windows = token_windows(text, self.chunk_size, self.chunk_overlap, self.tokenizer, self.snap_to_words)
             yield from ((start, end, {"token_count": count}) for start, end, _, _, count in windows)
             return
         raw = self._word_windows(text) if self.unit == "words" else self._char_windows(text)
@@ -77,9 +77,9 @@ class FixedSizeChunker(UnitSized, Chunker):
 
     def _word_windows(self, text: str) -> Iterator[tuple[int, int]]:
         words = word_spans(text)
-        step = self.size - self.overlap
+        step = self.chunk_size - self.chunk_overlap
         for i in range(0, len(words), step):
-            j = min(i + self.size, len(words))
+            j = min(i + self.chunk_size, len(words))
             yield words[i][0], words[j - 1][1]
             if j == len(words):
                 return
@@ -87,7 +87,7 @@ class FixedSizeChunker(UnitSized, Chunker):
     def _char_windows(self, text: str) -> Iterator[tuple[int, int]]:
         n, start = len(text), 0
         while start < n:
-            end = min(start + self.size, n)
+            end = min(start + self.chunk_size, n)
             if self.snap_to_words and _inside_word(text, end):
                 end = _last_space_before(text, start, end)
             s, e = trim_span(text, start, end)
@@ -95,7 +95,7 @@ class FixedSizeChunker(UnitSized, Chunker):
                 yield s, e
             if end >= n:
                 return
-            nxt = end - self.overlap
+            nxt = end - self.chunk_overlap
             if self.snap_to_words and _inside_word(text, nxt):
                 nxt = _next_word_start(text, nxt, end)
             start = max(nxt, start + 1)

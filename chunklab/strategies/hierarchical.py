@@ -20,11 +20,11 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..formats.blocks import Block
+from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
-from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.spans import trim_span
-from .sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
+from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
 __all__ = ["HierarchicalChunker", "Node"]
 
@@ -93,7 +93,7 @@ class HierarchicalChunker(UnitSized, Chunker):
     (the position-reporting HTML parser) or, in plain text, numbered clauses and capitalised
     heading lines (`chunklab.formats.clauses`). Each heading opens a section that runs to the next heading
     of the same or a higher rank. A section's own text (its heading and what comes before its first
-    subsection) is cut into pieces of at most `max_size` units, whole blocks packed together
+    subsection) is cut into pieces of at most `chunk_size` units, whole blocks packed together
     (`chunklab.strategies.sections.section_pieces`); a section with no subsections whose text fits one piece is
     itself a leaf, and a heading directly followed by its first subsection has no piece of its own.
 
@@ -102,35 +102,35 @@ class HierarchicalChunker(UnitSized, Chunker):
     `similarity`; each group's text is cut into pieces as above. `embedder` embeds the blocks
     (default: the shared all-MiniLM-L6-v2 embedder); embeddings are computed once per text.
 
-    `level` picks what a call returns: 0 the leaves; 1 the children of the document; 2 their
-    children, and so on (a branch that ends above `level` gives its leaves). Metadata per chunk:
-    ``node`` (its id), ``kind``, ``level`` (its depth), ``breadcrumb`` (a list of titles, outermost first),
+    `depth` picks what a call returns: 0 the leaves; 1 the children of the document; 2 their
+    children, and so on (a branch that ends above `depth` gives its leaves). Metadata per chunk:
+    ``node`` (its id), ``node_kind``, ``depth``, ``breadcrumb`` (a list of titles, outermost first),
     ``section`` and ``context`` (the breadcrumb joined by " > "), ``parent`` (``{"id", "start",
     "end"}`` of the enclosing node) and ``children`` (their ids).
 
-    Size contract: with ``level=0`` every chunk measures at most `max_size` (a single character that
+    Size contract: with ``depth=0`` every chunk measures at most `chunk_size` (a single character that
     a tokenizer counts as more tokens excepted, see `chunklab.text.pack.fit`); higher levels promise
     no size.
     """
 
     name = "hierarchical"
-    bounds = {"max_size": (1, None), "level": (0, 12), "similarity": (-1.0, 1.0)}
-    widget_hints = {"max_size": (100, 3000, 50), "level": (0, 4, 1), "similarity": (0.0, 1.0, 0.05)}
+    bounds = {"chunk_size": (1, None), "depth": (0, 12), "similarity": (-1.0, 1.0)}
+    widget_hints = {"chunk_size": (100, 3000, 50), "depth": (0, 4, 1), "similarity": (0.0, 1.0, 0.05)}
 
     def __init__(
         self,
-        max_size: int = 1000,
-        level: int = 0,
-        fmt: StructureFormat = "auto",
+        chunk_size: int = 1000,
+        depth: int = 0,
+        format: DocumentFormat = "auto",
         parents: ParentKind = "structure",
         similarity: float = 0.25,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
         embedder: Embedder | None = None,
     ) -> None:
-        self.max_size = max_size
-        self.level = level
-        self.fmt = fmt
+        self.chunk_size = chunk_size
+        self.depth = depth
+        self.format = format
         self.parents = parents
         self.similarity = similarity
         self.unit = unit
@@ -147,14 +147,14 @@ class HierarchicalChunker(UnitSized, Chunker):
             )
 
     def size_limit(self) -> int | None:
-        """`max_size` for the leaves (``level=0``); no promise for higher levels."""
-        return self.max_size if self.level == 0 else None
+        """`chunk_size` for the leaves (``depth=0``); no promise for higher levels."""
+        return self.chunk_size if self.depth == 0 else None
 
     def tree(self, text: str) -> Node:
         """The whole tree of `text` (cached per text and parameters; treat it as read-only)."""
         if not isinstance(text, str):
             raise TypeError(f"HierarchicalChunker expects a str, got {type(text).__name__}")
-        return _tree(text, self.fmt, self.parents, self.similarity, self.max_size, self.unit, self.tokenizer,
+        return _tree(text, self.format, self.parents, self.similarity, self.chunk_size, self.unit, self.tokenizer,
                      self.embedder)
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
@@ -162,53 +162,51 @@ class HierarchicalChunker(UnitSized, Chunker):
         root = self.tree(text)
         if not root.children:  # no content block at all (whitespace, or markup only)
             return
-        for node in root.level(self.level):
+        for node in root.level(self.depth):
             yield node.start, node.end, _node_metadata(node)
 
 
 def _node_metadata(node: Node) -> dict[str, Any]:
-    section = " > ".join(node.breadcrumb)
     metadata: dict[str, Any] = {
         "node": node.id,
-        "kind": node.kind,
-        "level": node.depth,
-        "breadcrumb": list(node.breadcrumb),
-        "section": section,
+        "node_kind": node.kind,
+        "depth": node.depth,
+        **section_metadata(node.breadcrumb),
         "parent": (
             None if node.parent is None else {"id": node.parent.id, "start": node.parent.start, "end": node.parent.end}
         ),
         "children": [child.id for child in node.children],
     }
-    if section:
-        metadata["context"] = section
+    if node.breadcrumb:
+        metadata["context"] = metadata["section"]
     return metadata
 
 
 @functools.lru_cache(maxsize=32)
 def _tree(
     text: str,
-    fmt: StructureFormat,
+    format: DocumentFormat,
     parents: ParentKind,
     similarity: float,
-    max_size: int,
+    chunk_size: int,
     unit: SizeUnit,
-    tokenizer: TokenizerName,
+    tokenizer: TokenizerLike,
     embedder: Embedder | None,
 ) -> Node:
     start, end = trim_span(text, 0, len(text))
     root = Node("0", "document", 0, start, end)
     if start == end:
         return root
-    blocks = cached_blocks(text, structure_format(text, fmt))
+    blocks = cached_blocks(text, structure_format(text, format))
     measure = length_function(unit, tokenizer)
 
     def pieces(s: int, e: int) -> list[tuple[int, int]]:
-        return section_pieces(text, blocks, s, e, max_size, measure)
+        return section_pieces(text, blocks, s, e, chunk_size, measure)
 
     if parents == "semantic":
         _semantic_groups(text, root, blocks, similarity, embedder, pieces)
     else:
-        _sections(text, root, heading_blocks(text, fmt), pieces)
+        _sections(text, root, heading_blocks(text, format), pieces)
     _number(root)
     return root
 

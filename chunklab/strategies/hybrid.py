@@ -13,7 +13,7 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
    image is kept whole with its caption; prose and lists are split into sentences
    (`chunklab.text.sentences`) packed into chunks of about equal size (`chunklab.text.pack`).
-3. **Size caps.** No chunk measures more than `max_size`; a piece smaller than `min_size` joins its
+3. **Size caps.** No chunk measures more than `chunk_size`; a piece smaller than `min_chunk_size` joins its
    neighbour (prose with prose of its section, table rows with rows of their table), and a heading
    with nothing under it but subsections joins the piece that follows it.
 4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
@@ -30,16 +30,17 @@ parameters it depends on, so moving a size slider re-runs only the packing.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
-from ..formats.blocks import Block, heading_trails
-from ..formats.tables import DocumentFormat, Table, document_parts, resolve_format, row_groups, table_metadata
+from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
+from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import fit, pack
 from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -83,7 +84,7 @@ class Section:
     trail: tuple[str, ...] = ()
 
 
-#: ``sectioner(text, fmt) -> sections``: `fmt` is the parser chosen for the text (``"markdown"``,
+#: ``sectioner(text, fmt) -> sections``: `format` is the parser chosen for the text (``"markdown"``,
 #: ``"html"``, ``"csv"`` or ``"text"``).
 Sectioner = Callable[[str, str], Sequence[Section]]
 #: ``contextualize(document, chunk) -> str``: the text to index before the chunk ("" for none).
@@ -153,7 +154,7 @@ def document_title(text: str, fmt: str) -> str:
 
 @dataclass(frozen=True)
 class ExtractiveContext:
-    """The default ``contextualize``: a contextual chunk header taken from the document itself.
+    """The default ``context``: a contextual chunk header taken from the document itself.
 
     One line per part that is switched on and present: the document `title`; the `breadcrumb` of
     section titles (without the title when it opens the breadcrumb); the `header` of a table
@@ -167,6 +168,11 @@ class ExtractiveContext:
     header: bool = True
     lead: bool = False
 
+    def get_params(self, deep: bool = False) -> dict[str, bool]:
+        """Which parts are on (for ``HybridChunker.get_params(deep=True)`` and nested
+        ``set_params(context__breadcrumb=False)``)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
     def __call__(self, document: str, chunk: Chunk) -> str:
         """The header lines for `chunk` of `document`, joined by newlines."""
         meta = chunk.metadata
@@ -176,7 +182,7 @@ class ExtractiveContext:
         if title and not (self.breadcrumb and trail and trail[0] == title):
             lines.append(title)
         if self.breadcrumb and trail:
-            lines.append(" > ".join(trail))
+            lines.append(breadcrumb_text(trail))
         if self.header and meta.get("header"):
             lines.append(meta["header"])
         if self.lead and meta.get("section_lead"):
@@ -251,19 +257,19 @@ class HybridChunker(UnitSized, Chunker):
     2. **Routing** of every part of a section: tables by whole rows (the table chunker's rule; the
        header goes to ``header`` metadata and so into the context);
        code blocks by the code chunker's rule (whole, else between statements); images whole with
-       their caption; prose and lists as sentences (`sentence_method`) packed into chunks of about
-       equal size: as few chunks as `max_size` allows, then the smallest limit that needs no more
+       their caption; prose and lists as sentences (`sentence_splitter`) packed into chunks of about
+       equal size: as few chunks as `chunk_size` allows, then the smallest limit that needs no more
        (`balanced_pack`). With ``prose="semantic"`` the sentences are embedded (`embedder`, default
        all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
-    3. **Size caps**: every chunk measures at most `max_size` (in `unit`). Two neighbouring pieces
-       of which one is smaller than `min_size` become one when the result fits: prose (or list)
+    3. **Size caps**: every chunk measures at most `chunk_size` (in `unit`). Two neighbouring pieces
+       of which one is smaller than `min_chunk_size` become one when the result fits: prose (or list)
        pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
-       reach `min_size`; ``min_size=0`` gives one row per chunk). A piece that holds only headings
+       reach `min_chunk_size`; ``min_chunk_size=0`` gives one row per chunk). A piece that holds only headings
        joins the piece after it when that fits. Code and images are never merged.
     4. **Context**: ``metadata["context"] = contextualize(text, chunk)`` (default
        `ExtractiveContext`: title, breadcrumb, table header or enclosing code definitions). The
        document title is `title` or, when None, `document_title` of the text. ``None`` for
-       `contextualize` leaves the context out.
+       `context` leaves the context out.
     5. **Propositions**: with a `propositions` function, ``metadata["propositions"]`` holds its
        statements for every chunk (`extractive_propositions` offline, `chunklab.strategies.llm` with a model).
 
@@ -275,41 +281,41 @@ class HybridChunker(UnitSized, Chunker):
     ``caption``. The callables are shown fixed in `explore`; module-level functions and frozen
     dataclass instances keep the chunker picklable and comparable.
 
-    Size contract: every chunk measures at most `max_size`, except a single character that a
+    Size contract: every chunk measures at most `chunk_size`, except a single character that a
     tokenizer counts as more tokens than that (see `chunklab.text.pack.fit`). A sentence, row or line
-    longer than `max_size` is cut at word boundaries. `min_size` is a wish, not a promise: a piece
+    longer than `chunk_size` is cut at word boundaries. `min_chunk_size` is a wish, not a promise: a piece
     stays small when no neighbour may join it (prose next to a table, a code block, an image) or
-    when joining would pass `max_size`.
+    when joining would pass `chunk_size`.
     """
 
     name = "hybrid"
-    bounds = {"max_size": (1, None), "min_size": (0, None)}
-    widget_hints = {"max_size": (100, 3000, 50), "min_size": (0, 1000, 25)}
+    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None)}
+    widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25)}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
-        max_size: int = 400,
-        min_size: int = 100,
+        chunk_size: int = 400,
+        min_chunk_size: int = 100,
         prose: ProsePacking = "sentences",
-        sentence_method: SentenceMethod = "regex",
-        fmt: DocumentFormat = "auto",
+        sentence_splitter: SentenceMethod = "regex",
+        format: DocumentFormat = "auto",
         title: str | None = None,
         sectioner: Sectioner = structure_sections,
-        contextualize: ContextFunction | None = ExtractiveContext(),
+        context: ContextFunction | None = ExtractiveContext(),
         propositions: PropositionFunction | None = None,
         embedder: Embedder | None = None,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.max_size = max_size
-        self.min_size = min_size
+        self.chunk_size = chunk_size
+        self.min_chunk_size = min_chunk_size
         self.prose = prose
-        self.sentence_method = sentence_method
-        self.fmt = fmt
+        self.sentence_splitter = sentence_splitter
+        self.format = format
         self.title = title
         self.sectioner = sectioner
-        self.contextualize = contextualize
+        self.context = context
         self.propositions = propositions
         self.embedder = embedder
         self.unit = unit
@@ -317,12 +323,11 @@ class HybridChunker(UnitSized, Chunker):
         self.validate()
 
     def check(self) -> None:
-        """`min_size` below `max_size`; `title` a str or None; the pluggable steps callables."""
-        self.require_smaller("min_size", "max_size")
+        """`title` a str or None; the pluggable steps callables."""
         if self.title is not None and not isinstance(self.title, str):
             raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
         for name, optional in (
-            ("sectioner", False), ("contextualize", True), ("propositions", True), ("embedder", True)
+            ("sectioner", False), ("context", True), ("propositions", True), ("embedder", True)
         ):
             value = getattr(self, name)
             if not callable(value) and not (optional and value is None):
@@ -331,24 +336,24 @@ class HybridChunker(UnitSized, Chunker):
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The chunks of `text`: routed, capped, merged, then given their context."""
-        analysis = _analyse(text, self.fmt, self.sentence_method, self.sectioner)
+        analysis = _analyse(text, self.format, self.sentence_splitter, self.sectioner)
         measure = self.measure_function()
         vectors = (
-            _prose_vectors(text, self.fmt, self.sentence_method, self.sectioner, self.embedder)
+            _prose_vectors(text, self.format, self.sentence_splitter, self.sectioner, self.embedder)
             if self.prose == "semantic"
             else {}
         )
         pieces = [
             piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))
         ]
-        pieces = _merge(text, pieces, self.min_size, self.max_size, measure)
+        pieces = _merge(text, pieces, self.min_chunk_size, self.chunk_size, measure)
         title = analysis.title if self.title is None else self.title
         for index, piece in enumerate(pieces):
             metadata = self._metadata(text, analysis, piece, title)
-            if self.contextualize is not None or self.propositions is not None:
+            if self.context is not None or self.propositions is not None:
                 draft = Chunk(text[piece.start : piece.end], piece.start, piece.end, index, metadata)
-                if self.contextualize is not None:
-                    context = self.contextualize(text, draft)
+                if self.context is not None:
+                    context = self.context(text, draft)
                     if context:
                         metadata["context"] = context
                 if self.propositions is not None:
@@ -357,9 +362,9 @@ class HybridChunker(UnitSized, Chunker):
 
     # -- routing ----------------------------------------------------------------------------------
     def _cut(self, text: str, run: _Run, measure: Callable[[str], int], vectors: Any = None) -> list[_Piece]:
-        """The pieces one rule cuts a run into, each at most `max_size` (`vectors`: one per prose
+        """The pieces one rule cuts a run into, each at most `chunk_size` (`vectors`: one per prose
         unit of the run, for semantic packing)."""
-        limit = self.max_size
+        limit = self.chunk_size
         if run.route == "table":
             table = run.part
             out = []
@@ -367,7 +372,7 @@ class HybridChunker(UnitSized, Chunker):
                 piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
                 piece.metadata = _table_metadata(piece)
                 if partial:
-                    piece.metadata["partial_row"] = True
+                    piece.metadata["cut"] = True
                 out.append(piece)
             return out
         if run.route == "code":
@@ -407,8 +412,7 @@ class HybridChunker(UnitSized, Chunker):
         trail = _common_prefix([analysis.sections[i].trail for i in range(first, last + 1)])
         metadata: dict[str, Any] = {
             "modality": piece.route,
-            "section": " > ".join(trail),
-            "breadcrumb": list(trail),
+            **section_metadata(trail),
             "title": title,
             "section_span": trim_span(text, analysis.sections[first].start, analysis.section_ends[last]),
         }
@@ -479,9 +483,9 @@ def _merge(
     text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]
 ) -> list[_Piece]:
     """The lower size cap, in two linear passes. Forward: a piece that holds only headings, or one
-    still smaller than `min_size`, takes in the piece after it. Backward: a piece still smaller
-    than `min_size` (the last of its kind) joins the piece before it. Pieces join only when they
-    may (`_joinable`, headings excepted) and the result measures at most `max_size`."""
+    still smaller than `min_chunk_size`, takes in the piece after it. Backward: a piece still smaller
+    than `min_chunk_size` (the last of its kind) joins the piece before it. Pieces join only when they
+    may (`_joinable`, headings excepted) and the result measures at most `chunk_size`."""
 
     def small(piece: _Piece) -> bool:
         return measure(text[piece.start : piece.end]) < min_size
@@ -513,7 +517,7 @@ def _joinable(a: _Piece, b: _Piece) -> bool:
     section too short to stand alone joins its neighbour, under their common breadcrumb), or whole
     rows of one table."""
     if a.route == b.route == "table":
-        return a.table is b.table and not a.metadata.get("partial_row") and not b.metadata.get("partial_row")
+        return a.table is b.table and not a.metadata.get("cut") and not b.metadata.get("cut")
     return a.route in _PROSE and b.route in _PROSE
 
 

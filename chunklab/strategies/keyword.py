@@ -15,10 +15,11 @@ from collections import Counter
 from typing import Iterator, Literal
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..formats.blocks import DocumentFormat, section_metadata
 from ..formats.markdown import line_starts
-from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.spans import trim_span
-from .sections import StructureFormat, cached_blocks, heading_blocks, section_pieces, structure_format
+from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
 __all__ = ["KeywordChunker", "keyword_counts", "suggest_keywords"]
 
@@ -97,19 +98,20 @@ class KeywordChunker(UnitSized, Chunker):
     * `case_sensitive`: whether "PART" matches the keyword "Part" (and the regex's case).
     * A keyword matches whole words: "Part" does not open a line that starts with "Parties".
 
-    Each section is then cut into pieces of at most `max_size` units, whole blocks packed together
-    (`chunklab.strategies.sections.section_pieces`). Metadata: ``section`` (the keyword that opened the
-    section, as given, or the regex's match; ``""`` for the text before the first cut), ``heading``
-    (the line that opened it) and, on the second and later pieces of a long section, ``context``
-    (that line again, to index with the piece).
+    Each section is then cut into pieces of at most `chunk_size` units, whole blocks packed together
+    (`chunklab.strategies.sections.section_pieces`). Metadata: ``keyword`` (the keyword that opened the
+    section, as given, or the regex's match; ``""`` for the text before the first cut), ``section``
+    (the line that opened it: the section's title, the keyword's label in the document) with
+    ``breadcrumb`` (that one title, or none before the first cut) and, on the second and later
+    pieces of a long section, ``context`` (that line again, to index with the piece).
 
-    Size contract: every chunk measures at most `max_size` (a single character that a tokenizer
+    Size contract: every chunk measures at most `chunk_size` (a single character that a tokenizer
     counts as more tokens excepted, see `chunklab.text.pack.fit`).
     """
 
     name = "keyword"
-    bounds = {"max_size": (1, None)}
-    widget_hints = {"max_size": (200, 4000, 50)}
+    bounds = {"chunk_size": (1, None)}
+    widget_hints = {"chunk_size": (200, 4000, 50)}
 
     def __init__(
         self,
@@ -117,17 +119,17 @@ class KeywordChunker(UnitSized, Chunker):
         pattern: str = "",
         where: MatchWhere = "line_start",
         case_sensitive: bool = False,
-        max_size: int = 2000,
-        fmt: StructureFormat = "auto",
+        chunk_size: int = 2000,
+        format: DocumentFormat = "auto",
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
         self.keywords = keywords
         self.pattern = pattern
         self.where = where
         self.case_sensitive = case_sensitive
-        self.max_size = max_size
-        self.fmt = fmt
+        self.chunk_size = chunk_size
+        self.format = format
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
@@ -161,20 +163,20 @@ class KeywordChunker(UnitSized, Chunker):
                                 (_compiled(self.pattern, self.case_sensitive), None)):
             if matcher is None:
                 continue
-            for start, label in _matches(text, matcher, self.where, self.fmt):
+            for start, label in _matches(text, matcher, self.where, self.format):
                 found.setdefault(start, _label(label, labels, self.case_sensitive))
         return sorted(found.items())
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Each section's pieces, in order, labelled with the section's keyword."""
-        blocks = cached_blocks(text, structure_format(text, self.fmt))
+        blocks = cached_blocks(text, structure_format(text, self.format))
         measure = length_function(self.unit, self.tokenizer)
         cuts = self.cuts(text)
         starts = [(0, "")] + cuts if not cuts or cuts[0][0] > 0 else cuts
         for (start, label), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
             heading = _line_at(text, start) if label or start > 0 else ""
-            for i, (s, e) in enumerate(section_pieces(text, blocks, start, end, self.max_size, measure)):
-                metadata = {"section": label, "heading": heading}
+            for i, (s, e) in enumerate(section_pieces(text, blocks, start, end, self.chunk_size, measure)):
+                metadata = {"keyword": label, **section_metadata([heading] if heading else [])}
                 if i and heading:
                     metadata["context"] = heading
                 yield s, e, metadata
@@ -201,7 +203,7 @@ def _keyword_regex(keywords: tuple[str, ...], where: MatchWhere, case_sensitive:
     return re.compile(f"{lead}(?P<keyword>{words})", 0 if case_sensitive else re.IGNORECASE)
 
 
-def _matches(text: str, matcher: re.Pattern[str], where: MatchWhere, fmt: StructureFormat) -> Iterator[tuple[int, str]]:
+def _matches(text: str, matcher: re.Pattern[str], where: MatchWhere, fmt: DocumentFormat) -> Iterator[tuple[int, str]]:
     """``(section start, matched text)`` for every match of `matcher` where `where` allows."""
     if where == "heading":
         for heading in heading_blocks(text, fmt):

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core import Chunk
+from ..formats.blocks import breadcrumb_text
 from .hybrid import ExtractiveContext, Section
 from .sections import cached_blocks
 
@@ -226,9 +227,7 @@ class LLMPropositions:
 
     def prompt(self, document: str, chunk: Chunk) -> str:
         """The prompt for `chunk` (the document's title and the chunk's breadcrumb name the subject)."""
-        where = " > ".join(
-            part for part in (chunk.metadata.get("title", ""), chunk.metadata.get("section", "")) if part
-        )
+        where = breadcrumb_text([part for part in (chunk.metadata.get("title", ""), chunk.metadata.get("section", "")) if part])
         return (
             f"The passage below is from \"{where or 'a document'}\". Rewrite it as a list of short, "
             "simple statements, each true on its own: name the subject instead of writing it, this "

@@ -6,7 +6,7 @@ spans: headings, paragraphs, lists, tables, code blocks. Then the same rule appl
 
 1. every heading (of level `heading_level` or higher) starts a new section, and a chunk never spans
    two sections; headings with nothing between them travel together into the section that follows;
-2. inside a section, whole blocks are packed into chunks of at most `size`;
+2. inside a section, whole blocks are packed into chunks of at most `chunk_size`;
 3. a block too big for one chunk is cut where its own structure allows: a table between rows, a list
    between items, a code block between statements (`chunklab.strategies.code`), anything else by
    the recursive cascade (`chunklab.strategies.recursive`); the pieces are packed like blocks.
@@ -23,9 +23,9 @@ import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..core import Chunker, ChunkSpan, register
-from ..formats.blocks import Block, Format, heading_trails
+from ..formats.blocks import Block, Format, heading_trails, modality_of_kinds, section_metadata
 from ..formats.parse import document_blocks
-from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .code import code_block_spans
@@ -58,18 +58,17 @@ class StructureChunker(UnitSized, Chunker):
     name the `format` their parser reads."""
 
     format: ClassVar[Format]
-    size_param = "size"
-    bounds = {"size": (1, None), "heading_level": (1, 6)}
-    widget_hints = {"size": (50, 2000, 10), "heading_level": (1, 6, 1)}
+    bounds = {"chunk_size": (1, None), "heading_level": (1, 6)}
+    widget_hints = {"chunk_size": (50, 2000, 10), "heading_level": (1, 6, 1)}
 
     def __init__(
         self,
-        size: int = 400,
+        chunk_size: int = 400,
         heading_level: int = 6,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.size = size
+        self.chunk_size = chunk_size
         self.heading_level = heading_level
         self.unit = unit
         self.tokenizer = tokenizer
@@ -84,16 +83,16 @@ class StructureChunker(UnitSized, Chunker):
             units = [unit for i in section for unit in self._units(text, blocks[i], trails[i], measure)]
             units = self._glue_headings(text, units, measure)
             spans = [(u.start, u.end) for u in units]
-            for start, end, first, last in pack(text, spans, self.size, measure):
+            for start, end, first, last in pack(text, spans, self.chunk_size, measure):
                 held = units[first : last + 1]
                 # The breadcrumb of the chunk's first content (its headings' trail when it has none).
-                breadcrumb = " > ".join(next((u.trail for u in held if u.kinds != ("heading",)), held[-1].trail))
+                trail = next((u.trail for u in held if u.kinds != ("heading",)), held[-1].trail)
                 extra: dict[str, Any] = {
-                    "section": breadcrumb,
-                    "kinds": tuple(dict.fromkeys(kind for u in held for kind in u.kinds)),
+                    **section_metadata(trail),
+                    "modality": modality_of_kinds(kind for u in held for kind in u.kinds),
                 }
                 header = units[first].header
-                context = [breadcrumb] if breadcrumb else []
+                context = [extra["section"]] if trail else []
                 if header is not None and header[1] <= start:
                     context.append(text[header[0] : header[1]])
                 if context:
@@ -105,20 +104,20 @@ class StructureChunker(UnitSized, Chunker):
     def _units(self, text: str, block: Block, trail: tuple[str, ...], measure: Measure) -> list[_Unit]:
         """The block whole if it fits, else its pieces (see the module docstring)."""
         kinds = (block.kind,)
-        if measure(text[block.start : block.end]) <= self.size:
+        if measure(text[block.start : block.end]) <= self.chunk_size:
             return [_Unit(block.start, block.end, kinds, trail)]
         if block.kind == "code":
-            return [_Unit(s, e, kinds, trail) for s, e, _ in code_block_spans(text, block, self.size, measure)]
+            return [_Unit(s, e, kinds, trail) for s, e, _ in code_block_spans(text, block, self.chunk_size, measure)]
         if block.kind in ("table", "list") and len(block.parts) > 1:
             pieces = []
             for s, e in _part_spans(text, block):
-                if measure(text[s:e]) <= self.size:
+                if measure(text[s:e]) <= self.chunk_size:
                     pieces.append((s, e))
                 else:
-                    pieces.extend((a, b) for a, b, _ in recursive_spans(text, s, e, LEVELS, self.size, measure))
+                    pieces.extend((a, b) for a, b, _ in recursive_spans(text, s, e, LEVELS, self.chunk_size, measure))
             header = block.header if block.kind == "table" else None
             return [_Unit(s, e, kinds, trail, header) for s, e in pieces]
-        return [_Unit(s, e, kinds, trail) for s, e, _ in recursive_spans(text, *block.span, LEVELS, self.size, measure)]
+        return [_Unit(s, e, kinds, trail) for s, e, _ in recursive_spans(text, *block.span, LEVELS, self.chunk_size, measure)]
 
     def _glue_headings(self, text: str, units: list[_Unit], measure: Measure) -> list[_Unit]:
         """Keep a section's headings with the start of its first paragraph: when they do not fit
@@ -126,11 +125,11 @@ class StructureChunker(UnitSized, Chunker):
         them, if that cut falls at a line or sentence end. Lists, tables and code are not cut for
         this: when the first of them does not fit beside its headings, the headings stand alone."""
         k = next((i for i, u in enumerate(units) if u.kinds != ("heading",)), None)
-        if not k or measure(text[units[0].start : units[k].end]) <= self.size:
+        if not k or measure(text[units[0].start : units[k].end]) <= self.chunk_size:
             return units
         if units[k].kinds not in (("paragraph",), ("quote",)):
             return units
-        room = self.size - measure(text[units[0].start : units[k].start])
+        room = self.chunk_size - measure(text[units[0].start : units[k].start])
         if room < 1:
             return units
         pieces = recursive_spans(text, units[k].start, units[k].end, LEVELS, room, measure)
@@ -178,14 +177,15 @@ class MarkdownChunker(StructureChunker):
     fenced code, lists and tables stay whole when they fit, and what is too big is cut at rows,
     items, statements or the recursive cascade.
 
-    Parameters: `size` (the largest chunk, in `unit`), `heading_level` (headings of this level or
+    Parameters: `chunk_size` (the largest chunk, in `unit`), `heading_level` (headings of this level or
     higher start a chunk; deeper ones stay inside their parent's chunks), `unit` and `tokenizer`
-    (`chunklab.text.length`). Metadata: ``section`` (breadcrumb, e.g. "Install > Linux"), ``context``
-    (the breadcrumb, plus the table header when a chunk starts inside a table), ``kinds`` (block
-    kinds in the chunk) and, in tokens, ``token_count``.
+    (`chunklab.text.length`). Metadata: ``section`` (breadcrumb text, e.g. "Install > Linux") and
+    ``breadcrumb`` (its titles), ``context`` (the breadcrumb, plus the table header when a chunk
+    starts inside a table), ``modality`` (the kind of content: prose, table, code, list, image, or
+    mixed) and, in tokens, ``token_count``.
 
-    Size contract: every chunk measures at most `size`, except a single character that a tokenizer
-    splits into more than `size` tokens.
+    Size contract: every chunk measures at most `chunk_size`, except a single character that a tokenizer
+    splits into more than `chunk_size` tokens.
     """
 
     name = "markdown"
@@ -199,7 +199,7 @@ class HtmlChunker(StructureChunker):
     whole when they fit, and what is too big is cut between rows (``tr``), items (``li``) or by the
     recursive cascade. Chunks are spans of the HTML source, tags included.
 
-    Parameters, metadata and size contract as for `MarkdownChunker`. A sentence longer than `size`
+    Parameters, metadata and size contract as for `MarkdownChunker`. A sentence longer than `chunk_size`
     inside one element is cut at words, which may fall inside a tag.
     """
 

@@ -9,9 +9,9 @@ import re
 from typing import Any, Iterator, Literal
 
 from ..core import Chunker, ChunkSpan, register
-from ..formats.blocks import Block
-from ..formats.tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
-from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
+from ..formats.tables import Table, document_parts, row_groups, table_metadata
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -20,14 +20,10 @@ from .table import table_context
 
 __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
 
-Modality = Literal["prose", "table", "code", "list", "image"]
-#: Every modality, in the order the course introduces them.
-MODALITIES: tuple[str, ...] = ("prose", "table", "code", "list", "image")
 #: One colour per modality for `chunklab.show(..., colour_by="modality", colours=MODALITY_COLOURS)`
 #: (from the same colour-blind-safe palette as every other view).
 MODALITY_COLOURS = {"prose": "#77AADD", "table": "#EE8866", "code": "#BBCC33", "list": "#EEDD88", "image": "#FFAABB"}
 
-_BLOCK_MODALITY = {"table": "table", "code": "code", "list": "list", "image": "image"}
 _PYTHON = frozenset({"python", "py", "python3"})
 _BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -38,7 +34,7 @@ def modality_of(block: Block | Table) -> Modality:
     markup are ``"prose"``."""
     if isinstance(block, Table):
         return "table"
-    return _BLOCK_MODALITY.get(block.kind, "prose")  # type: ignore[return-value]
+    return modality_of_kinds([block.kind]) if block.kind != "heading" else "prose"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,14 +55,14 @@ class ModalityChunker(UnitSized, Chunker):
     markdown-it-py, HTML by the position-reporting parser, CSV by the quote-aware record scanner,
     plain text by blank lines. Then:
 
-    * **prose** (headings, paragraphs, quotes): the sentences of each block (`sentence_method`)
-      packed up to `max_size`; a heading starts a new run, so prose chunks never span two sections;
-    * **table**: whole rows packed up to `max_size`, the header line in ``context`` (and the rows
+    * **prose** (headings, paragraphs, quotes): the sentences of each block (`sentence_splitter`)
+      packed up to `chunk_size`; a heading starts a new run, so prose chunks never span two sections;
+    * **table**: whole rows packed up to `chunk_size`, the header line in ``context`` (and the rows
       as ``markdown`` and ``records``, as `TableChunker` does);
     * **code**: the block whole if it fits; else cut between lines. With ``code="definitions"``
       each top-level function or class of a Python block (found by `ast`; comments just above a
       definition go with it) is a chunk of its own; other languages are cut at blank lines;
-    * **list**: whole items packed up to `max_size`;
+    * **list**: whole items packed up to `chunk_size`;
     * **image**: the image element with its caption as one chunk; ``alt``, ``path`` and
       ``caption`` in metadata, and ``"Image: <alt>. <caption>"`` as its ``context``.
 
@@ -74,50 +70,50 @@ class ModalityChunker(UnitSized, Chunker):
     followed directly by a non-prose block is kept with that block rather than left alone.
     `explore` colours chunks by modality (`view_options`).
 
-    Size contract: every chunk measures at most `max_size` (in `unit`). A unit that alone is
+    Size contract: every chunk measures at most `chunk_size` (in `unit`). A unit that alone is
     larger (a very long sentence, row, line or image element) is cut at word boundaries.
     """
 
     name = "modality"
-    bounds = {"max_size": (1, None)}
-    widget_hints = {"max_size": (100, 3000, 50)}
+    bounds = {"chunk_size": (1, None)}
+    widget_hints = {"chunk_size": (100, 3000, 50)}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
-        max_size: int = 800,
-        sentence_method: SentenceMethod = "regex",
+        chunk_size: int = 800,
+        sentence_splitter: SentenceMethod = "regex",
         code: Literal["whole", "definitions"] = "whole",
-        fmt: DocumentFormat = "auto",
+        format: DocumentFormat = "auto",
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.max_size = max_size
-        self.sentence_method = sentence_method
+        self.chunk_size = chunk_size
+        self.sentence_splitter = sentence_splitter
         self.code = code
-        self.fmt = fmt
+        self.format = format
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Each group of the document packed under `max_size`, in source order."""
+        """Each group of the document packed under `chunk_size`, in source order."""
         measure = length_function(self.unit, self.tokenizer)
-        for group in _groups(text, self.fmt, self.sentence_method, self.code):
+        for group in _groups(text, self.format, self.sentence_splitter, self.code):
             if group.table is not None:
                 rows = max(1, len(group.table.rows))
-                for start, end, first, last, partial in row_groups(text, group.table, rows, self.max_size, measure):
-                    extra = {"partial_row": True} if partial else {}
+                for start, end, first, last, partial in row_groups(text, group.table, rows, self.chunk_size, measure):
+                    extra = {"cut": True} if partial else {}
                     yield start, end, {**group.metadata, **table_metadata(group.table, first, last), **extra}
                 continue
-            for start, end, _, _ in pack(text, group.units, self.max_size, measure):
+            for start, end, _, _ in pack(text, group.units, self.chunk_size, measure):
                 yield start, end, dict(group.metadata)
 
 
 @functools.lru_cache(maxsize=16)
 def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, code: str) -> tuple[_Group, ...]:
     """The document as groups of units, cached per text and analysis parameters (sentences are
-    split once, however often `max_size` changes)."""
+    split once, however often `chunk_size` changes)."""
     groups: list[_Group] = []
     prose: list[tuple[int, int]] = []  # the units of the current prose run
     prose_trail: tuple[str, ...] = ()
@@ -156,7 +152,7 @@ def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, cod
 
 
 def _common(modality: str, trail: tuple[str, ...]) -> dict[str, Any]:
-    return {"modality": modality, "section": " > ".join(trail)}
+    return {"modality": modality, **section_metadata(trail)}
 
 
 def _sentences(text: str, block: Block, method: SentenceMethod) -> list[tuple[int, int]]:

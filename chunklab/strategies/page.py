@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_spans
-from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
 from ..text.sentences import sentence_spans
@@ -141,29 +141,29 @@ class PageChunker(UnitSized, Chunker):
     * ``carry_sentences=True``: when a page ends in the middle of a sentence (no full stop, and a
       last line that is full, so the paragraph was wrapped at the margin: see `PageLayout`), its
       chunk runs on to the end of that sentence on the next page, and the next chunk starts after.
-    * A chunk longer than `max_size` (in `unit`) is split into packed sentences within it. The
+    * A chunk longer than `chunk_size` (in `unit`) is split into packed sentences within it. The
       default keeps a typical page whole; raise it with `pages_per_chunk`.
 
     Metadata: ``page`` (the 1-based page the chunk starts on), ``pages`` (every page it touches)
     and, when its span holds header or footer lines, ``clean_text``. Size contract: at most
-    `max_size` per chunk (a single longer sentence is cut at word boundaries).
+    `chunk_size` per chunk (a single longer sentence is cut at word boundaries).
     """
 
     name = "page"
-    bounds = {"pages_per_chunk": (1, None), "max_size": (1, None)}
-    widget_hints = {"pages_per_chunk": (1, 10, 1), "max_size": (200, 8000, 100)}
+    bounds = {"pages_per_chunk": (1, None), "chunk_size": (1, None)}
+    widget_hints = {"pages_per_chunk": (1, 10, 1), "chunk_size": (200, 8000, 100)}
 
     def __init__(
         self,
         pages_per_chunk: int = 1,
-        max_size: int = 4000,
+        chunk_size: int = 4000,
         strip_furniture: bool = True,
         carry_sentences: bool = True,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
         self.pages_per_chunk = pages_per_chunk
-        self.max_size = max_size
+        self.chunk_size = chunk_size
         self.strip_furniture = strip_furniture
         self.carry_sentences = carry_sentences
         self.unit = unit
@@ -175,11 +175,11 @@ class PageChunker(UnitSized, Chunker):
         layout = page_layout(text)
         measure = length_function(self.unit, self.tokenizer)
         for start, end in self._groups(text, layout):
-            if measure(text[start:end]) <= self.max_size:
+            if measure(text[start:end]) <= self.chunk_size:
                 pieces = [(start, end)]
             else:
                 pieces = [
-                    (s, e) for s, e, _, _ in pack(text, _sentences_within(text, start, end), self.max_size, measure)
+                    (s, e) for s, e, _, _ in pack(text, _sentences_within(text, start, end), self.chunk_size, measure)
                 ]
             for s, e in pieces:
                 yield s, e, _metadata(text, layout, s, e)

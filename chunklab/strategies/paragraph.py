@@ -5,9 +5,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Callable, Iterator
 
-from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..core import Chunker, ChunkSpan, register
 from ..formats.markdown import fence_spans
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -23,50 +23,42 @@ class ParagraphChunker(UnitSized, Chunker):
        by one or more lines holding only spaces or tabs (LF or CRLF), so several blank lines count
        as one break. A fenced code block (found by markdown-it-py, `chunklab.formats.markdown`) is
        never cut at a blank line inside it: the paragraphs it touches become one block.
-    2. **Oversized** blocks (measuring more than `max_size`) are split by `chunklab.text.pack.pack` into
-       runs of whole units, each run as long as fits: the units are sentences (`splitter`), and a
-       fenced code block that fits `max_size` is one unit (so it is never cut); a code block that
-       does not fit is cut between its lines. A single sentence or line longer than `max_size` is
+    2. **Oversized** blocks (measuring more than `chunk_size`) are split by `chunklab.text.pack.pack` into
+       runs of whole units, each run as long as fits: the units are sentences (`sentence_splitter`), and a
+       fenced code block that fits `chunk_size` is one unit (so it is never cut); a code block that
+       does not fit is cut between its lines. A single sentence or line longer than `chunk_size` is
        cut at word boundaries.
-    3. **Short** pieces (measuring less than `min_size`) are merged into the next one, again and
-       again while the merged span still fits `max_size`; a short last piece is merged into the one
-       before it when that fits. ``min_size=0`` keeps every paragraph apart.
+    3. **Short** pieces (measuring less than `min_chunk_size`) are merged into the next one, again and
+       again while the merged span still fits `chunk_size`; a short last piece is merged into the one
+       before it when that fits. ``min_chunk_size=0`` keeps every paragraph apart.
 
     Sizes are measured in `unit` on the exact source span, the blank lines between merged
-    paragraphs included. Size contract: every chunk measures at most `max_size` (as for
+    paragraphs included. Size contract: every chunk measures at most `chunk_size` (as for
     `SentenceChunker`, one character that alone measures more tokens than that is kept whole).
-    Chunks may be shorter than `min_size` when merging would break `max_size`.
+    Chunks may be shorter than `min_chunk_size` when merging would break `chunk_size`.
 
-    Metadata: ``paragraphs`` (how many paragraphs the chunk touches) and ``paragraph_cut`` (the chunk
+    Metadata: ``paragraphs`` (how many paragraphs the chunk touches) and ``cut`` (the chunk
     is a piece of a paragraph that was too big); ``token_count`` when `unit` is ``"tokens"``.
     """
 
     name = "paragraph"
-    bounds = {"min_size": (0, None), "max_size": (1, None)}
-    widget_hints = {"min_size": (0, 1000, 10), "max_size": (100, 4000, 50)}
+    bounds = {"min_chunk_size": (0, None), "chunk_size": (1, None)}
+    widget_hints = {"min_chunk_size": (0, 1000, 10), "chunk_size": (100, 4000, 50)}
 
     def __init__(
         self,
-        min_size: int = 200,
-        max_size: int = 1000,
+        min_chunk_size: int = 200,
+        chunk_size: int = 1000,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
-        splitter: SentenceMethod = "regex",
+        tokenizer: TokenizerLike = "minilm",
+        sentence_splitter: SentenceMethod = "regex",
     ) -> None:
-        self.min_size = min_size
-        self.max_size = max_size
+        self.min_chunk_size = min_chunk_size
+        self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer
-        self.splitter = splitter
+        self.sentence_splitter = sentence_splitter
         self.validate()
-
-    def check(self) -> None:
-        """A paragraph cannot be required to be longer than the largest chunk allowed."""
-        if self.min_size > self.max_size:
-            raise ParameterError(
-                f"ParagraphChunker: parameter 'min_size' must not exceed 'max_size' "
-                f"(allowed: 0 <= min_size <= {self.max_size}), got min_size={self.min_size}"
-            )
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the paragraph chunks in order."""
@@ -74,18 +66,18 @@ class ParagraphChunker(UnitSized, Chunker):
         pieces = list(self._pieces(text, measure))
         merged: list[list] = []  # [start, end, paragraphs, cut]
         for start, end, paragraphs, cut in pieces:
-            if merged and measure(text[merged[-1][0] : merged[-1][1]]) < self.min_size and (
-                measure(text[merged[-1][0] : end]) <= self.max_size
+            if merged and measure(text[merged[-1][0] : merged[-1][1]]) < self.min_chunk_size and (
+                measure(text[merged[-1][0] : end]) <= self.chunk_size
             ):
                 merged[-1][1:] = [end, merged[-1][2] + paragraphs, merged[-1][3] or cut]
             else:
                 merged.append([start, end, paragraphs, cut])
-        if len(merged) > 1 and measure(text[merged[-1][0] : merged[-1][1]]) < self.min_size:
-            if measure(text[merged[-2][0] : merged[-1][1]]) <= self.max_size:
+        if len(merged) > 1 and measure(text[merged[-1][0] : merged[-1][1]]) < self.min_chunk_size:
+            if measure(text[merged[-2][0] : merged[-1][1]]) <= self.chunk_size:
                 last = merged.pop()
                 merged[-1][1:] = [last[1], merged[-1][2] + last[2], merged[-1][3] or last[3]]
         for start, end, paragraphs, cut in merged:
-            metadata: dict = {"paragraphs": paragraphs, "paragraph_cut": cut}
+            metadata: dict = {"paragraphs": paragraphs, "cut": cut}
             if self.unit == "tokens":
                 metadata["token_count"] = measure(text[start:end])
             yield start, end, metadata
@@ -104,7 +96,7 @@ class ParagraphChunker(UnitSized, Chunker):
         sentences: list[tuple[int, int]] = []
         sentence_starts: list[int] = []
         for start, end in union([*paragraphs, *fences]):
-            if measure(text[start:end]) <= self.max_size:
+            if measure(text[start:end]) <= self.chunk_size:
                 yield start, end, touched(start, end), False
                 continue
             inside = fences[bisect_left(fence_starts, start) : bisect_left(fence_starts, end)]
@@ -112,26 +104,26 @@ class ParagraphChunker(UnitSized, Chunker):
                 units = self._units_around_fences(text, start, end, inside, measure)
             else:
                 if not sentences:
-                    sentences = sentence_spans(text, self.splitter)
+                    sentences = sentence_spans(text, self.sentence_splitter)
                     sentence_starts = [s for s, _ in sentences]
                 # Sentences flow across page breaks (`sentence_spans`); paragraphs do not: clip.
                 first = max(0, bisect_right(sentence_starts, start) - 1)
                 within = sentences[first : bisect_left(sentence_starts, end)]
                 clipped = (trim_span(text, max(s, start), min(e, end)) for s, e in within)
                 units = [(s, e) for s, e in clipped if s < e]
-            for s, e, _, _ in pack(text, units, self.max_size, measure):
+            for s, e, _, _ in pack(text, units, self.chunk_size, measure):
                 yield s, e, touched(s, e), True
 
     def _units_around_fences(
         self, text: str, start: int, end: int, fences: list[tuple[int, int]], measure: Callable[[str], int]
     ) -> list[tuple[int, int]]:
         """The units of an oversized block holding fenced code: the sentences between the fences,
-        each fence that fits `max_size` whole, and the lines of each fence that does not."""
+        each fence that fits `chunk_size` whole, and the lines of each fence that does not."""
         units, pos = [], start
         for fs, fe in [*fences, (end, end)]:
-            units += [(pos + s, pos + e) for s, e in sentence_spans(text[pos:fs], self.splitter)]
+            units += [(pos + s, pos + e) for s, e in sentence_spans(text[pos:fs], self.sentence_splitter)]
             if fs < fe:
-                fits = measure(text[fs:fe]) <= self.max_size
+                fits = measure(text[fs:fe]) <= self.chunk_size
                 units += [(fs, fe)] if fits else [(fs + s, fs + e) for s, e in line_spans(text[fs:fe])]
             pos = fe
         return units

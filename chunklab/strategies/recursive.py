@@ -2,7 +2,7 @@
 
 The text is cut at the strongest separator first (blank lines). A piece that still does not fit is
 cut again at the next separator (line breaks), and so on down to single characters. Pieces cut from
-the same parent are then merged back, in order, into chunks of at most `size`: this is the "recursive
+the same parent are then merged back, in order, into chunks of at most `chunk_size`: this is the "recursive
 character text splitter" most RAG pipelines use, computed here on spans, so every offset is exact by
 construction.
 
@@ -25,7 +25,7 @@ import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
@@ -173,7 +173,7 @@ class _Cascade:
 
 @register
 class RecursiveChunker(UnitSized, Chunker):
-    """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `size`.
+    """Cut at the strongest separator that makes pieces fit, then merge neighbouring pieces up to `chunk_size`.
 
     `separators` lists the cascade, strongest first: the level names ``"paragraph"`` (blank lines),
     ``"line"`` (line breaks), ``"sentence"`` (sentence ends, `chunklab.text.sentences`'s regex splitter),
@@ -185,35 +185,34 @@ class RecursiveChunker(UnitSized, Chunker):
     paragraph) are merged greedily into chunks; pieces of different parents are never merged, so a
     chunk boundary falls at every strong separator next to a piece that had to be cut finer.
 
-    `overlap` (in `unit`s) is applied between every pair of neighbouring chunks: each chunk after
-    the first starts inside the previous one, within its last `overlap` units, at the strongest
+    `chunk_overlap` (in `unit`s) is applied between every pair of neighbouring chunks: each chunk after
+    the first starts inside the previous one, within its last `chunk_overlap` units, at the strongest
     boundary found there in the order of `separators` (a paragraph start, else a line start, else a
     sentence start, else a word start), as early as possible. To leave room for it, pieces are cut
     to at most ``size - overlap`` units. A chunk has less overlap only when the previous chunk's last
-    word alone is longer than `overlap` (a CSV row without spaces, say), or when the whitespace
-    between two chunks would push the next one over `size`.
+    word alone is longer than `chunk_overlap` (a CSV row without spaces, say), or when the whitespace
+    between two chunks would push the next one over `chunk_size`.
 
-    Size contract: every chunk measures at most `size` in `unit` (characters, whitespace-delimited
+    Size contract: every chunk measures at most `chunk_size` in `unit` (characters, whitespace-delimited
     words, or tokens of `tokenizer`), except a single character that a tokenizer splits into more
-    than `size` tokens. Metadata: ``separator`` (the level at which the chunk's pieces were cut) and,
+    than `chunk_size` tokens. Metadata: ``separator`` (the level at which the chunk's pieces were cut) and,
     for ``unit="tokens"``, ``token_count``.
     """
 
     name = "recursive"
-    size_param = "size"
-    bounds = {"size": (1, None), "overlap": (0, None)}
-    widget_hints = {"size": (50, 2000, 10), "overlap": (0, 400, 10)}
+    bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
+    widget_hints = {"chunk_size": (50, 2000, 10), "chunk_overlap": (0, 400, 10)}
 
     def __init__(
         self,
-        size: int = 400,
-        overlap: int = 0,
+        chunk_size: int = 400,
+        chunk_overlap: int = 0,
         separators: tuple[str, ...] = LEVELS,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.size = size
-        self.overlap = overlap
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
         self.separators = separators
         self.unit = unit
         self.tokenizer = tokenizer
@@ -221,7 +220,7 @@ class RecursiveChunker(UnitSized, Chunker):
 
     def check(self) -> None:
         """Overlap must leave room for new text; separators must be non-empty strings."""
-        self.require_smaller("overlap", "size")
+        self.require_smaller("chunk_overlap", "chunk_size")
         if not self.separators or not all(self.separators):
             raise ParameterError(
                 f"RecursiveChunker: parameter 'separators' must be a non-empty tuple of non-empty strings "
@@ -231,11 +230,11 @@ class RecursiveChunker(UnitSized, Chunker):
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each chunk's span with the level its pieces were cut at."""
         measure = self.measure_function()
-        limit = self.size - self.overlap
+        limit = self.chunk_size - self.chunk_overlap
         runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
         cores = _merge(text, runs, limit, measure)
-        if self.overlap:
-            starts = _overlap_starts(text, cores, self.separators, self.overlap, self.size, measure)
+        if self.chunk_overlap:
+            starts = _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
         else:
             starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
@@ -253,8 +252,8 @@ def _overlap_starts(
     """Where each chunk starts once the overlap is put in front of its core (see `RecursiveChunker`).
 
     The overlap lies inside the previous chunk and begins after its start, so chunks keep their
-    order. In characters only its last `overlap` characters qualify (fewer if the chunk would grow
-    past `size`), and the first boundary found there is the answer (`_char_overlap_starts`). In
+    order. In characters only its last `chunk_overlap` characters qualify (fewer if the chunk would grow
+    past `chunk_size`), and the first boundary found there is the answer (`_char_overlap_starts`). In
     other units a binary search over each level's boundaries in the whole previous chunk finds
     those that qualify.
     """

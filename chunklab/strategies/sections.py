@@ -18,24 +18,25 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Callable, Literal, Sequence
+from typing import Callable, Sequence
 
-from ..formats.blocks import Block, Format
+from ..formats.blocks import Block, DocumentFormat, Format
 from ..formats.clauses import clause_headings
 from ..formats.parse import document_blocks, guess_format
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
 from ..text.spans import trim_span
 
-__all__ = ["StructureFormat", "cached_blocks", "heading_blocks", "section_pieces", "structure_format"]
-
-#: The `fmt` parameter of structure-following chunkers: a parser, or ``"auto"`` to guess one.
-StructureFormat = Literal["auto", "markdown", "html", "text"]
+__all__ = ["cached_blocks", "heading_blocks", "section_pieces", "structure_format"]
 
 
-def structure_format(text: str, fmt: StructureFormat = "auto") -> Format:
-    """The parser for `text`: `fmt` itself, or for ``"auto"`` the guess of `chunklab.formats.parse.guess_format`."""
-    return guess_format(text) if fmt == "auto" else fmt
+def structure_format(text: str, fmt: DocumentFormat = "auto") -> Format:
+    """The parser whose headings a chunker follows in `text`: `fmt` itself (``"csv"`` reads as plain
+    text: a CSV file has no headings), or for ``"auto"`` the guess of
+    `chunklab.formats.parse.guess_format`."""
+    if fmt == "auto":
+        return guess_format(text)
+    return "text" if fmt == "csv" else fmt
 
 
 @functools.lru_cache(maxsize=32)
@@ -46,7 +47,7 @@ def cached_blocks(text: str, fmt: Format) -> tuple[Block, ...]:
 
 
 @functools.lru_cache(maxsize=32)
-def heading_blocks(text: str, fmt: StructureFormat = "auto") -> tuple[Block, ...]:
+def heading_blocks(text: str, fmt: DocumentFormat = "auto") -> tuple[Block, ...]:
     """The headings of `text`, in order, as heading `Block`s (level = rank, title = heading text).
 
     Markdown and HTML headings come from their parsers. Plain text has no markup, so its headings

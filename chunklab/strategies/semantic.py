@@ -7,10 +7,10 @@ Both chunkers here read the text as a sequence of sentences (never crossing a pa
   where the cosine **distance** between what comes before and what comes after is high. Which
   distances count as high is decided by a rule (`BreakpointMethod`): an absolute threshold, a
   percentile, a number of standard deviations above the mean, an interquartile fence, or a sharp
-  rise (gradient). Then a minimum size merges chunks that are too small and a hard `max_size`
+  rise (gradient). Then a minimum size merges chunks that are too small and a hard `chunk_size`
   splits those that are too big.
 * `SemanticClusterChunker` chooses all boundaries at once: among every way of cutting the document
-  into chunks of at most `max_size`, the one whose chunks hold the most similar sentences together
+  into chunks of at most `chunk_size`, the one whose chunks hold the most similar sentences together
   (dynamic programming).
 
 The sentence vectors and the similarity curve are computed once per text, embedder and splitter and
@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerName, UnitSized, span_measure
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -242,14 +242,14 @@ def breakpoints(distances: np.ndarray, method: BreakpointMethod, threshold: floa
 def chunk_cohesion(
     text: str,
     spans: Sequence[tuple[int, int]],
-    sentence_method: SentenceMethod = "regex",
+    sentence_splitter: SentenceMethod = "regex",
     embedder: Embedder | None = None,
 ) -> list[float | None]:
     """For each span, the mean cosine similarity of the pairs of sentences that start inside it
     (None for a span with fewer than two): how much a chunk is about one thing, in the embedder's
     eyes. Works for any chunking of `text`; sentence vectors come from the same cache as the
     chunkers'."""
-    units, vectors = sentence_vectors(text, sentence_method, embedder)
+    units, vectors = sentence_vectors(text, sentence_splitter, embedder)
     starts = np.array([s for s, _ in units], dtype=np.int64)
     out: list[float | None] = []
     for start, end in spans:
@@ -273,7 +273,7 @@ def _check_embedder(chunker: Chunker) -> None:
 class SemanticChunker(UnitSized, Chunker):
     """Cut between sentences where the meaning shifts: at breakpoints of the similarity curve.
 
-    1. Split the text into sentences (`sentence_method`, within paragraphs) and embed each one.
+    1. Split the text into sentences (`sentence_splitter`, within paragraphs) and embed each one.
     2. For every gap between two sentences, measure the cosine distance between the sentence before
        it and the one after it, each averaged with `buffer` more sentences on its side.
     3. Mark the gaps whose distance is above a cut-off as breakpoints; `method` and `threshold`
@@ -281,13 +281,13 @@ class SemanticChunker(UnitSized, Chunker):
        ``"percentile"`` and ``"gradient"`` (a percentile in [0, 100]), ``"std_dev"`` and
        ``"interquartile"`` (a multiplier in [0, 10]).
     4. Walk the sentences and cut at a breakpoint only when the chunk so far has at least
-       `min_sentences` sentences and measures at least `min_size`; a last chunk below that minimum
+       `min_sentences` sentences and measures at least `min_chunk_size`; a last chunk below that minimum
        joins the one before it.
-    5. Split every chunk that measures more than `max_size` by packing its sentences greedily
+    5. Split every chunk that measures more than `chunk_size` by packing its sentences greedily
        (`chunklab.text.pack.pack`), cutting a single sentence longer than that at word boundaries.
 
-    Size contract: every chunk measures at most `max_size` in `unit` (the minimum is a preference:
-    the pieces of a split chunk may be smaller). Metadata: ``cut`` says why the chunk starts where
+    Size contract: every chunk measures at most `chunk_size` in `unit` (the minimum is a preference:
+    the pieces of a split chunk may be smaller). Metadata: ``boundary`` says why the chunk starts where
     it does (``"start"``, ``"breakpoint"`` or ``"size"``), ``distance`` is the distance across that
     breakpoint, ``sentences`` the number of sentences the chunk holds (whole or in part).
 
@@ -300,15 +300,15 @@ class SemanticChunker(UnitSized, Chunker):
         "threshold": (0.0, 100.0),
         "buffer": (0, 50),
         "min_sentences": (1, None),
-        "min_size": (0, None),
-        "max_size": (1, None),
+        "min_chunk_size": (0, None),
+        "chunk_size": (1, None),
     }
     widget_hints = {
         "threshold": (0.0, 100.0, 0.5),
         "buffer": (0, 5, 1),
         "min_sentences": (1, 10, 1),
-        "min_size": (0, 1000, 10),
-        "max_size": (100, 4000, 50),
+        "min_chunk_size": (0, 1000, 10),
+        "chunk_size": (100, 4000, 50),
     }
 
     def __init__(
@@ -317,42 +317,38 @@ class SemanticChunker(UnitSized, Chunker):
         threshold: float = 95.0,
         buffer: int = 1,
         min_sentences: int = 1,
-        min_size: int = 0,
-        max_size: int = 1000,
+        min_chunk_size: int = 0,
+        chunk_size: int = 1000,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
-        sentence_method: SentenceMethod = "regex",
+        tokenizer: TokenizerLike = "minilm",
+        sentence_splitter: SentenceMethod = "regex",
         embedder: Embedder | None = None,
     ) -> None:
         self.method = method
         self.threshold = threshold
         self.buffer = buffer
         self.min_sentences = min_sentences
-        self.min_size = min_size
-        self.max_size = max_size
+        self.min_chunk_size = min_chunk_size
+        self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer
-        self.sentence_method = sentence_method
+        self.sentence_splitter = sentence_splitter
         self.embedder = embedder
         self.validate()
 
     def check(self) -> None:
-        """`threshold` must suit `method`; `min_size` may not exceed `max_size`; a valid embedder."""
+        """`threshold` must suit `method`; a valid embedder."""
         low, high = BREAKPOINT_METHODS[self.method]["range"]
         if not low <= self.threshold <= high:
             raise ParameterError(
                 f"SemanticChunker: parameter 'threshold' must be in [{low:g}, {high:g}] for method={self.method!r} "
                 f"({BREAKPOINT_METHODS[self.method]['means']}), got {self.threshold!r}"
             )
-        if self.min_size > self.max_size:
-            raise ParameterError(
-                f"SemanticChunker: parameter 'min_size' must be at most max_size={self.max_size}, got {self.min_size}"
-            )
         _check_embedder(self)
 
     def curve(self, text: str) -> SimilarityCurve:
         """The similarity curve of `text` for this chunker's `buffer`, splitter and embedder."""
-        return similarity_curve(text, self.buffer, self.sentence_method, self.embedder)
+        return similarity_curve(text, self.buffer, self.sentence_splitter, self.embedder)
 
     def breakpoints(self, text: str) -> tuple[np.ndarray, float]:
         """The breakpoint gaps of `text` and the cut-off (see `breakpoints`)."""
@@ -371,13 +367,13 @@ class SemanticChunker(UnitSized, Chunker):
         first, opened_by = 0, None
         for gap in cuts.tolist():  # gap g lies between sentence g and g + 1
             if gap + 1 - first >= self.min_sentences and (
-                self.min_size == 0 or measure(text[curve.units[first][0] : curve.units[gap][1]]) >= self.min_size
+                self.min_chunk_size == 0 or measure(text[curve.units[first][0] : curve.units[gap][1]]) >= self.min_chunk_size
             ):
                 groups.append((first, gap, opened_by))
                 first, opened_by = gap + 1, gap
         last_too_small = groups and (
             n - first < self.min_sentences
-            or (self.min_size and measure(text[curve.units[first][0] : curve.units[-1][1]]) < self.min_size)
+            or (self.min_chunk_size and measure(text[curve.units[first][0] : curve.units[-1][1]]) < self.min_chunk_size)
         )
         if last_too_small:
             head, _, opener = groups.pop()
@@ -393,8 +389,8 @@ class SemanticChunker(UnitSized, Chunker):
             units = curve.units[first : last + 1]
             reason = "start" if gap is None else "breakpoint"
             distance = None if gap is None else round(float(curve.distances[gap]), 4)
-            for start, end, a, b in pack(text, units, self.max_size, measure):
-                yield start, end, {"cut": reason, "distance": distance, "sentences": b - a + 1}
+            for start, end, a, b in pack(text, units, self.chunk_size, measure):
+                yield start, end, {"boundary": reason, "distance": distance, "sentences": b - a + 1}
                 reason, distance = "size", None
 
 
@@ -403,40 +399,40 @@ class SemanticChunker(UnitSized, Chunker):
 class SemanticClusterChunker(UnitSized, Chunker):
     """Choose every boundary at once: the segmentation whose chunks hold the most similar sentences.
 
-    Sentences (a sentence longer than `max_size` is first cut at word boundaries; its pieces share
+    Sentences (a sentence longer than `chunk_size` is first cut at word boundaries; its pieces share
     its vector) are embedded, and every pair gets a *centred* similarity: cosine similarity minus
     the mean similarity of all pairs of sentences in the document. A chunk scores the sum of the
     centred similarities of all pairs of sentences inside it, so putting two sentences together pays
     when they are more alike than two sentences of this document usually are, and costs when they
     are less. Dynamic programming finds, among all ways to cut the document into chunks of at most
-    `max_size`, the one with the highest total score (ties: fewer chunks).
+    `chunk_size`, the one with the highest total score (ties: fewer chunks).
 
     This is the idea of Chroma's ``ClusterSemanticChunker`` (Smith & Troynikov, "Evaluating
     Chunking Strategies for Retrieval", Chroma technical report, July 2024), which reached the best
     IoU in their evaluation. It runs in O(n * m) time and O(n + m) memory (times the vector size)
-    for n sentences when at most m consecutive sentences fit in `max_size`: the limit bounds how
+    for n sentences when at most m consecutive sentences fit in `chunk_size`: the limit bounds how
     far back a chunk can start.
 
-    Size contract: every chunk measures at most `max_size` in `unit`. Metadata: ``cohesion``, the
+    Size contract: every chunk measures at most `chunk_size` in `unit`. Metadata: ``cohesion``, the
     mean cosine similarity of the pairs of sentences in the chunk (None for a single sentence).
     """
 
     name = "semantic_cluster"
-    bounds = {"max_size": (1, None)}
-    widget_hints = {"max_size": (100, 4000, 50)}
+    bounds = {"chunk_size": (1, None)}
+    widget_hints = {"chunk_size": (100, 4000, 50)}
 
     def __init__(
         self,
-        max_size: int = 800,
+        chunk_size: int = 800,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
-        sentence_method: SentenceMethod = "regex",
+        tokenizer: TokenizerLike = "minilm",
+        sentence_splitter: SentenceMethod = "regex",
         embedder: Embedder | None = None,
     ) -> None:
-        self.max_size = max_size
+        self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer
-        self.sentence_method = sentence_method
+        self.sentence_splitter = sentence_splitter
         self.embedder = embedder
         self.validate()
 
@@ -445,15 +441,15 @@ class SemanticClusterChunker(UnitSized, Chunker):
         _check_embedder(self)
 
     def _fitting_units(self, text: str) -> tuple[list[tuple[int, int]], np.ndarray]:
-        """Sentence units with any sentence longer than `max_size` cut by `fit` at word boundaries
+        """Sentence units with any sentence longer than `chunk_size` cut by `fit` at word boundaries
         (its pieces share the sentence's vector), and one vector per unit."""
-        units, vectors = sentence_vectors(text, self.sentence_method, self.embedder)
+        units, vectors = sentence_vectors(text, self.sentence_splitter, self.embedder)
         measure = self.measure_function()
         pieces: list[tuple[int, int]] = []
         rows: list[int] = []
         for row, (start, end) in enumerate(units):
-            too_big = measure(text[start:end]) > self.max_size
-            parts = fit(text, start, end, self.max_size, measure) if too_big else [(start, end)]
+            too_big = measure(text[start:end]) > self.chunk_size
+            parts = fit(text, start, end, self.chunk_size, measure) if too_big else [(start, end)]
             pieces.extend(parts)
             rows.extend([row] * len(parts))
         return pieces, vectors[rows] if len(rows) else vectors
@@ -464,7 +460,7 @@ class SemanticClusterChunker(UnitSized, Chunker):
         if not units:
             return
         measure = self.measure_function()
-        earliest = earliest_starts(text, units, self.max_size, measure)
+        earliest = earliest_starts(text, units, self.chunk_size, measure)
         for a, b in optimal_segments(vectors, earliest):
             cohesion = round(_mean_pair_similarity(vectors[a:b]), 4) if b - a >= 2 else None
             yield units[a][0], units[b - 1][1], {"cohesion": cohesion}

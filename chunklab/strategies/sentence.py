@@ -5,62 +5,62 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ChunkSpan, register
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.sentences import SentenceMethod, sentence_spans
 
 
 @register
 class SentenceChunker(UnitSized, Chunker):
-    """Split the text into sentences, then join consecutive sentences while they fit `max_size`.
+    """Split the text into sentences, then join consecutive sentences while they fit `chunk_size`.
 
-    * `splitter` picks the sentence splitter of `chunklab.text.sentences.sentence_spans`: ``"regex"``,
+    * `sentence_splitter` picks the sentence splitter of `chunklab.text.sentences.sentence_spans`: ``"regex"``,
       ``"punkt"`` (NLTK), ``"spacy"`` (rule-based sentencizer) or ``"spacy_model"`` (the trained
       pipeline's parser). The default is ``"regex"``: on the course's gold set of sentence
       boundaries (notebook 02) its F1 is within a point of the parser's, with the highest boundary
       precision of the four (a missed boundary only makes a unit longer; a false one cuts a
       sentence), and it is more than a hundred times faster, with no model to load.
-    * `max_size` is measured in `unit` (characters, whitespace words, or tokens of `tokenizer`) on
+    * `chunk_size` is measured in `unit` (characters, whitespace words, or tokens of `tokenizer`) on
       the exact source span of a chunk, whitespace between its sentences included.
-    * `overlap` repeats the last `overlap` whole sentences of a chunk at the start of the next (fewer
+    * `overlap_sentences` repeats the last `overlap_sentences` whole sentences of a chunk at the start of the next (fewer
       when they would not fit, and never a whole chunk, so chunking always moves forward).
 
-    Size contract: every chunk measures at most `max_size`. A single sentence longer than that is
+    Size contract: every chunk measures at most `chunk_size`. A single sentence longer than that is
     cut by the fixed-size rule at word boundaries (`chunklab.text.pack.fit`; inside a word only when one
-    word alone is too long); its pieces carry ``metadata["sentence_cut"] = True`` and no overlap.
-    The one exception is a single character that alone measures more than `max_size` tokens (an
+    word alone is too long); its pieces carry ``metadata["cut"] = True`` and no overlap.
+    The one exception is a single character that alone measures more than `chunk_size` tokens (an
     emoji can take several byte-level tokens), which is kept whole.
 
-    Metadata: ``sentences`` (how many sentences the chunk holds, whole or cut), ``sentence_cut``,
+    Metadata: ``sentences`` (how many sentences the chunk holds, whole or cut), ``cut``,
     and ``token_count`` when `unit` is ``"tokens"``.
     """
 
     name = "sentence"
-    bounds = {"max_size": (1, None), "overlap": (0, None)}
-    widget_hints = {"max_size": (40, 2000, 10), "overlap": (0, 4, 1)}
+    bounds = {"chunk_size": (1, None), "overlap_sentences": (0, None)}
+    widget_hints = {"chunk_size": (40, 2000, 10), "overlap_sentences": (0, 4, 1)}
 
     def __init__(
         self,
-        max_size: int = 400,
-        overlap: int = 0,
+        chunk_size: int = 400,
+        overlap_sentences: int = 0,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
-        splitter: SentenceMethod = "regex",
+        tokenizer: TokenizerLike = "minilm",
+        sentence_splitter: SentenceMethod = "regex",
     ) -> None:
-        self.max_size = max_size
-        self.overlap = overlap
+        self.chunk_size = chunk_size
+        self.overlap_sentences = overlap_sentences
         self.unit = unit
         self.tokenizer = tokenizer
-        self.splitter = splitter
+        self.sentence_splitter = sentence_splitter
         self.validate()
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield the packed sentence spans in order."""
-        sentences = sentence_spans(text, self.splitter)
+        sentences = sentence_spans(text, self.sentence_splitter)
         measure = self.measure_function()
-        for start, end, first, last in pack(text, sentences, self.max_size, measure, self.overlap):
+        for start, end, first, last in pack(text, sentences, self.chunk_size, measure, self.overlap_sentences):
             cut = first == last and (start, end) != sentences[first]
-            metadata: dict = {"sentences": last - first + 1, "sentence_cut": cut}
+            metadata: dict = {"sentences": last - first + 1, "cut": cut}
             if self.unit == "tokens":
                 metadata["token_count"] = measure(text[start:end])
             yield start, end, metadata

@@ -1,4 +1,4 @@
-"""Sliding-window chunking: a window of `window` units moved forward `stride` units at a time."""
+"""Sliding-window chunking: a window of `chunk_size` units moved forward `stride` units at a time."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import functools
 from typing import Iterator, Literal, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import TokenizerName, count_words, length_function, span_measure, token_spans
+from ..text.length import TokenizerLike, check_tokenizer, count_words, length_function, span_measure, token_spans
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
 from ..text.words import word_spans
@@ -16,14 +16,14 @@ WindowUnit = Literal["chars", "words", "sentences", "tokens"]
 
 @register
 class SlidingWindowChunker(Chunker):
-    """Windows of `window` units that start every `stride` units: consecutive windows share
-    ``window - stride`` units.
+    """Windows of `chunk_size` units that start every `stride` units: consecutive windows share
+    ``chunk_size - stride`` units.
 
     Where `FixedSizeChunker` asks how much overlap you want, this one asks how far the window
-    steps (in characters the windows are exactly those of ``FixedSizeChunker(size=window,
-    overlap=window - stride)``): ``stride == window`` gives back-to-back chunks, ``stride == window / 2`` puts every
-    character in two windows, and a small stride puts it in ``window / stride`` windows, which
-    multiplies the index by about as much. `stride` must not exceed `window` (a larger step would
+    steps (in characters the windows are exactly those of ``FixedSizeChunker(chunk_size=chunk_size,
+    chunk_overlap=chunk_size - stride)``): ``stride == chunk_size`` gives back-to-back chunks,
+    ``stride == chunk_size / 2`` puts every character in two windows, and a small stride puts it in
+    ``chunk_size / stride`` windows, which multiplies the index by about as much. `stride` must not exceed `chunk_size` (a larger step would
     skip text).
 
     Units:
@@ -35,7 +35,7 @@ class SlidingWindowChunker(Chunker):
       end inside a word, where the tokenizer cut it.
 
     Windows start at unit 0, `stride`, 2·`stride`, … and the last one ends at the text's last unit.
-    Size contract: every chunk holds at most `window` units, measured by `measure` on the chunk's
+    Size contract: every chunk holds at most `chunk_size` units, measured by `measure` on the chunk's
     own text. Re-tokenizing or re-splitting a window on its own can count a unit more than inside
     the text (a word piece at a window's edge, say); such a window gives up its last units until it
     fits. A window whose span lies inside the previous chunk's (possible at the very end) is dropped.
@@ -45,33 +45,37 @@ class SlidingWindowChunker(Chunker):
     """
 
     name = "sliding_window"
-    bounds = {"window": (1, None), "stride": (1, None)}
-    widget_hints = {"window": (20, 2000, 10), "stride": (10, 1000, 10)}
+    bounds = {"chunk_size": (1, None), "stride": (1, None)}
+    widget_hints = {"chunk_size": (20, 2000, 10), "stride": (10, 1000, 10)}
 
     def __init__(
         self,
-        window: int = 400,
+        chunk_size: int = 400,
         stride: int = 200,
         unit: WindowUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
-        self.window = window
+        self.chunk_size = chunk_size
         self.stride = stride
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
 
     def check(self) -> None:
-        """The window must not step over text: stride <= window."""
-        if self.stride > self.window:
+        """The window must not step over text (stride <= chunk_size); token windows need token spans."""
+        try:
+            check_tokenizer("SlidingWindowChunker", self.tokenizer, needs_spans=self.unit == "tokens")
+        except ValueError as error:
+            raise ParameterError(str(error)) from error
+        if self.stride > self.chunk_size:
             raise ParameterError(
-                f"SlidingWindowChunker: parameter 'stride' must not exceed 'window' "
-                f"(allowed: 1 <= stride <= {self.window}), got stride={self.stride}"
+                f"SlidingWindowChunker: parameter 'stride' must not exceed 'chunk_size' "
+                f"(allowed: 1 <= stride <= {self.chunk_size}), got stride={self.stride}"
             )
 
     def size_limit(self) -> int:
-        """At most `window` units per chunk."""
-        return self.window
+        """At most `chunk_size` units per chunk."""
+        return self.chunk_size
 
     def measure(self, text: str) -> int:
         """How many units `text` holds when split on its own."""
@@ -92,10 +96,10 @@ class SlidingWindowChunker(Chunker):
         last = (-1, -1)
         n, i = len(starts), 0
         while i < n:
-            j = min(i + self.window, n)
+            j = min(i + self.chunk_size, n)
             start, end = trim_span(text, starts[i], ends[j - 1])
             size = j - i if self._counts_exactly(text, start, end) else None
-            while checked and size is None and j > i + 1 and measure(start, end) > self.window:
+            while checked and size is None and j > i + 1 and measure(start, end) > self.chunk_size:
                 j -= 1
                 start, end = trim_span(text, starts[i], ends[j - 1])
             if start < end and not (start >= last[0] and end <= last[1]):
@@ -104,7 +108,7 @@ class SlidingWindowChunker(Chunker):
                 if self.unit == "tokens":
                     metadata["token_count"] = size if size is not None else measure(start, end)
                 yield start, end, metadata
-            if i + self.window >= n:
+            if i + self.chunk_size >= n:
                 return
             i += self.stride
 
@@ -124,7 +128,7 @@ class SlidingWindowChunker(Chunker):
 
 
 @functools.lru_cache(maxsize=16)
-def _unit_offsets(text: str, unit: str, tokenizer: TokenizerName) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _unit_offsets(text: str, unit: str, tokenizer: TokenizerLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Starts and ends of the words, sentences or tokens of `text`, cached per text (a slider move
     re-windows the same text)."""
     if unit == "words":

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Iterator, Literal
 
 from ..core import Chunker, ChunkSpan, register
-from ..formats.blocks import Block
-from ..formats.tables import DocumentFormat, Table, document_parts, row_groups, table_metadata
-from ..text.length import SizeUnit, TokenizerName, UnitSized, length_function
+from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, modality_of_kinds, section_metadata
+from ..formats.tables import Table, document_parts, row_groups, table_metadata
+from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
 
@@ -21,7 +21,7 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
     ``"section+header"`` the breadcrumb of headings above it; empty for ``"none"``."""
     if mode == "none":
         return ""
-    lines = [" > ".join(trail)] if mode == "section+header" and trail else []
+    lines = [breadcrumb_text(trail)] if mode == "section+header" and trail else []
     lines += [table.caption, table.header_line]
     return "\n".join(line for line in lines if line)
 
@@ -32,47 +32,47 @@ class TableChunker(UnitSized, Chunker):
 
     Tables are found by a parser per format (`chunklab.formats.tables`): markdown pipe tables
     (markdown-it-py), HTML ``<table>`` elements (``<tr>`` rows) and CSV text (quote-aware records,
-    the first one the header). ``fmt="auto"`` guesses the format; a plain text whose first records
+    the first one the header). ``format="auto"`` guesses the format; a plain text whose first records
     all have the same number of comma-separated fields is read as CSV.
 
-    * Each table chunk holds at most `rows` consecutive data rows and measures at most `max_size`
+    * Each table chunk holds at most `rows` consecutive data rows and measures at most `chunk_size`
       (in `unit`); the first chunk of a table also spans its header lines. Metadata: ``rows`` (the
       1-based data-row numbers), ``columns``, ``markdown`` (the header plus these rows as a
       markdown table), ``records`` (``{column: cell}`` dicts: ``pandas.DataFrame(records)``),
-      ``table`` (which table of the text, from 0), ``format``, ``section`` (the heading breadcrumb)
-      and ``context``: the header line (and an HTML caption), so a row retrieved alone still says
+      ``table`` (which table of the text, from 0), ``format``, ``modality`` (``"table"``), ``section``
+      and ``breadcrumb`` (the headings above it) and ``context``: the header line (and an HTML caption), so a row retrieved alone still says
       what its numbers mean. ``context="section+header"`` puts the breadcrumb before it;
       ``context="none"`` leaves it out, which is the plain row-based chunker (one row, no header).
     * Text outside tables (``other_text="paragraphs"``): its blocks (paragraphs, headings, lists,
-      code; for plain text, blank-line paragraphs) are packed whole up to `max_size`, never across
-      a table, with ``in_table=False``; a block too big for one chunk is cut between its lines.
+      code; for plain text, blank-line paragraphs) are packed whole up to `chunk_size`, never across
+      a table, with their ``modality``; a block too big for one chunk is cut between its lines.
       ``other_text="skip"`` leaves it out of every chunk, for an index of tables alone.
 
-    Size contract: every chunk measures at most `max_size`. A single row (or a header) longer than
-    that is the one thing cut inside: at word boundaries, its pieces marked ``partial_row=True``.
+    Size contract: every chunk measures at most `chunk_size`. A single row (or a header) longer than
+    that is the one thing cut inside: at word boundaries, its pieces marked ``cut=True``.
     Tables without markup (columns aligned with spaces, or a PDF table whose grid was lost in
     extraction) are not found: no parser can see them, so they are packed as text.
     """
 
     name = "table"
-    bounds = {"rows": (1, None), "max_size": (1, None)}
-    widget_hints = {"rows": (1, 30, 1), "max_size": (100, 3000, 50)}
+    bounds = {"rows": (1, None), "chunk_size": (1, None)}
+    widget_hints = {"rows": (1, 30, 1), "chunk_size": (100, 3000, 50)}
 
     def __init__(
         self,
         rows: int = 1,
-        max_size: int = 1000,
+        chunk_size: int = 1000,
         context: ContextMode = "header",
         other_text: Literal["paragraphs", "skip"] = "paragraphs",
-        fmt: DocumentFormat = "auto",
+        format: DocumentFormat = "auto",
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
+        tokenizer: TokenizerLike = "minilm",
     ) -> None:
         self.rows = rows
-        self.max_size = max_size
+        self.chunk_size = chunk_size
         self.context = context
         self.other_text = other_text
-        self.fmt = fmt
+        self.format = format
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
@@ -82,7 +82,7 @@ class TableChunker(UnitSized, Chunker):
         measure = length_function(self.unit, self.tokenizer)
         run: list[tuple[Block, tuple[str, ...]]] = []
         table_index = 0
-        for part, trail in document_parts(text, self.fmt):
+        for part, trail in document_parts(text, self.format):
             if isinstance(part, Table):
                 yield from self._text_spans(text, run, measure)
                 run = []
@@ -95,29 +95,30 @@ class TableChunker(UnitSized, Chunker):
     def _table_spans(
         self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any
     ) -> Iterator[ChunkSpan]:
-        common: dict[str, Any] = {"in_table": True, "table": index, "format": table.fmt, "section": " > ".join(trail)}
+        common: dict[str, Any] = {"modality": "table", "table": index, "format": table.fmt, **section_metadata(trail)}
         context = table_context(table, trail, self.context)
         if context:
             common["context"] = context
-        for start, end, first, last, partial in row_groups(text, table, self.rows, self.max_size, measure):
+        for start, end, first, last, partial in row_groups(text, table, self.rows, self.chunk_size, measure):
             metadata = {**common, **table_metadata(table, first, last)}
             if partial:
-                metadata["partial_row"] = True
+                metadata["cut"] = True
             yield start, end, metadata
 
     def _text_spans(self, text: str, run: list[tuple[Block, tuple[str, ...]]], measure: Any) -> Iterator[ChunkSpan]:
         if self.other_text == "skip" or not run:
             return
-        units, trails = [], []
+        units, trails, kinds = [], [], []
         for block, trail in run:  # a block too big to keep whole is cut between its lines
-            pieces = [block.span] if measure(text[block.start : block.end]) <= self.max_size else [
+            pieces = [block.span] if measure(text[block.start : block.end]) <= self.chunk_size else [
                 (block.start + s, block.start + e) for s, e in line_spans(text[block.start : block.end])
             ]
             units.extend(pieces)
             trails.extend([trail] * len(pieces))
-        for start, end, first, _ in pack(text, units, self.max_size, measure):
+            kinds.extend([block.kind] * len(pieces))
+        for start, end, first, last in pack(text, units, self.chunk_size, measure):
             trail = trails[first]
-            metadata: dict[str, Any] = {"in_table": False, "section": " > ".join(trail)}
+            metadata: dict[str, Any] = {"modality": modality_of_kinds(kinds[first : last + 1]), **section_metadata(trail)}
             if self.context == "section+header" and trail:
-                metadata["context"] = " > ".join(trail)
+                metadata["context"] = metadata["section"]
             yield start, end, metadata

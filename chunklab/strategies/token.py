@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import functools
 import string
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import TokenizerLike, TokenizerName, count_tokens, token_span_array
+from ..text.length import TokenizerLike, check_tokenizer, count_tokens, token_span_array
 from ..text.pack import fit
 from ..text.spans import containing, span_array, trim_span
 from ..text.words import word_spans
@@ -28,7 +28,7 @@ from ..text.words import word_spans
 __all__ = ["TokenChunker", "token_windows"]
 
 #: The fewest tokens a window may hold: one character can take four byte-level BPE tokens, and
-#: every chunk must still measure at most `size` tokens.
+#: every chunk must still measure at most `chunk_size` tokens.
 MIN_WINDOW = 4
 
 
@@ -226,18 +226,18 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
 def token_windows(
     text: str, size: int, overlap: int = 0, tokenizer: TokenizerLike = "minilm", snap_to_words: bool = False
 ) -> Iterator[tuple[int, int, int, int, int]]:
-    """Windows of at most `size` tokens of `text`, consecutive ones sharing `overlap` tokens.
+    """Windows of at most `chunk_size` tokens of `text`, consecutive ones sharing `chunk_overlap` tokens.
 
     Yields ``(start, end, first_token, end_token, token_count)``: the window's character span
     (from its first token's start to the next window token's start, trimmed of whitespace, so the
     characters a tokenizer skips, such as a combining accent, stay with the token before them),
     the half-open range of document tokens it holds, and the tokens its
-    text has when tokenized on its own, which is what a model sees and is always at most `size`.
+    text has when tokenized on its own, which is what a model sees and is always at most `chunk_size`.
     Re-tokenized alone, a window's text can take a token or two more than its document tokens (a
     word cut at the window's start is tokenized afresh; BPE merges differently at the edges); such a
     window gives up tokens at its end until it fits. With `snap_to_words`, a window ends and the next
     one starts at a word boundary where the window holds one. A window whose single token still does
-    not fit (``##`` word pieces re-tokenized at a small `size`) is cut by characters
+    not fit (``##`` word pieces re-tokenized at a small `chunk_size`) is cut by characters
     (`chunklab.text.pack.fit`). A window that would fall wholly inside the previous one is dropped.
     """
     if size < MIN_WINDOW:
@@ -281,68 +281,61 @@ def token_windows(
 
 @register
 class TokenChunker(Chunker):
-    """Windows of `size` tokens of a real tokenizer, each sharing `overlap` tokens with the last.
+    """Windows of `chunk_size` tokens of a real tokenizer, each sharing `chunk_overlap` tokens with the last.
 
     * ``tokenizer="minilm"``: all-MiniLM-L6-v2's WordPiece tokenizer (the embedder's own);
-      ``"cl100k"``: OpenAI's ``cl100k_base`` BPE. `custom_tokenizer` replaces both with any
-      tokenizer object (a Hugging Face fast tokenizer, a tiktoken ``Encoding``, a function that
-      returns token spans); explore shows it fixed.
+      ``"cl100k"``: OpenAI's ``cl100k_base`` BPE; or any tokenizer object that says where its tokens
+      lie (a Hugging Face fast tokenizer, a tiktoken ``Encoding``, a function returning token spans
+      or token strings; see `chunklab.text.length`). A function that only counts is refused: a
+      window needs token boundaries.
     * Spans come from the tokenizer's character offsets, so ``source[start:end] == text`` holds and
       the text keeps its case, accents and spacing. Nothing is decoded.
     * `snap_to_words` moves window edges back to whitespace so no word is cut across two chunks.
 
-    Size contract: every chunk measures at most `size` tokens when its own text is tokenized
+    Size contract: every chunk measures at most `chunk_size` tokens when its own text is tokenized
     (``chunklab.text.length.count_tokens``), which is what an embedding model sees; ``token_count``
     metadata holds that number, ``first_token``/``end_token`` the document tokens the window holds.
     The window is the document's tokens, but a window's edges can re-tokenize into a token more
     (see `token_windows`): such a window ends a little early. Consecutive chunks share up to
-    `overlap` document tokens. MiniLM reads at most 256 tokens including ``[CLS]`` and ``[SEP]``,
-    so ``size <= 254`` is what it reads whole.
+    `chunk_overlap` document tokens. MiniLM reads at most 256 tokens including ``[CLS]`` and ``[SEP]``,
+    so ``chunk_size <= 254`` is what it reads whole.
     """
 
     name = "token"
-    bounds = {"size": (MIN_WINDOW, None), "overlap": (0, None)}
-    widget_hints = {"size": (16, 512, 8), "overlap": (0, 128, 4)}
+    bounds = {"chunk_size": (MIN_WINDOW, None), "chunk_overlap": (0, None)}
+    widget_hints = {"chunk_size": (16, 512, 8), "chunk_overlap": (0, 128, 4)}
 
     def __init__(
         self,
-        size: int = 200,
-        overlap: int = 0,
-        tokenizer: TokenizerName = "minilm",
+        chunk_size: int = 200,
+        chunk_overlap: int = 0,
+        tokenizer: TokenizerLike = "minilm",
         snap_to_words: bool = False,
-        custom_tokenizer: Any = None,
     ) -> None:
-        self.size = size
-        self.overlap = overlap
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
         self.tokenizer = tokenizer
         self.snap_to_words = snap_to_words
-        self.custom_tokenizer = custom_tokenizer
         self.validate()
 
     def check(self) -> None:
-        """Overlap must leave the window room to move; a custom tokenizer must be one we can read."""
-        self.require_smaller("overlap", "size")
-        if self.custom_tokenizer is not None:
-            try:
-                count_tokens("a tokenizer check", self.custom_tokenizer)
-            except (ValueError, TypeError) as error:
-                raise ParameterError(f"TokenChunker: parameter 'custom_tokenizer' is not usable: {error}") from error
-
-    @property
-    def active_tokenizer(self) -> TokenizerLike:
-        """The tokenizer in use: `custom_tokenizer` if given, else the named `tokenizer`."""
-        return self.tokenizer if self.custom_tokenizer is None else self.custom_tokenizer
+        """Overlap must leave the window room to move; the tokenizer must say where its tokens lie."""
+        self.require_smaller("chunk_overlap", "chunk_size")
+        try:
+            check_tokenizer("TokenChunker", self.tokenizer, needs_spans=True)
+        except ValueError as error:
+            raise ParameterError(str(error)) from error
 
     def size_limit(self) -> int:
-        """At most `size` tokens per chunk."""
-        return self.size
+        """At most `chunk_size` tokens per chunk."""
+        return self.chunk_size
 
     def measure(self, text: str) -> int:
-        """Tokens of `text` for the active tokenizer, without special tokens."""
-        return count_tokens(text, self.active_tokenizer)
+        """Tokens of `text` for `tokenizer`, without special tokens."""
+        return count_tokens(text, self.tokenizer)
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
-        windows = token_windows(text, self.size, self.overlap, self.active_tokenizer, self.snap_to_words)
+        windows = token_windows(text, self.chunk_size, self.chunk_overlap, self.tokenizer, self.snap_to_words)
         for start, end, first, stop, count in windows:
             yield start, end, {"token_count": count, "first_token": first, "end_token": stop}

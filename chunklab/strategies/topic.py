@@ -8,14 +8,14 @@ Three methods, one chunker (`TopicChunker`):
   paragraph breaks (blank lines): a text without them stays one segment.
 * ``"lda"`` and ``"nmf"``: a topic model (LDA as scikit-learn's `LatentDirichletAllocation` fits
   it, vectorised here, or scikit-learn's `NMF`) is fitted to windows of a few sentences of the
-  document; every sentence gets a topic mixture from its window of `context` neighbours and a
+  document; every sentence gets a topic mixture from its window of `buffer` neighbours and a
   dominant topic, and a boundary falls where the dominant topic changes, after runs shorter than
   `min_sentences` are absorbed by their neighbours.
 
-Each chunk's ``topic`` metadata holds the top words of its topic. Segments longer than `max_size`
+Each chunk's ``topic`` metadata holds the top words of its topic. Segments longer than `chunk_size`
 are split by packing their sentences (`chunklab.text.pack`). Models and scores are computed once per
 text and cached at module level: a topic model is fitted once per text, method and number of
-topics (0.01-0.2 s of CPU on 50 KB of text), and `context`, `min_sentences` and `max_size` changes
+topics (0.01-0.2 s of CPU on 50 KB of text), and `buffer`, `min_sentences` and `chunk_size` changes
 only re-read and regroup it.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
-from ..text.length import SizeUnit, TokenizerName, UnitSized
+from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.sentences import SentenceMethod
 from .semantic import sentence_units
@@ -274,8 +274,8 @@ class TopicProfile:
 
 
 def topic_profile(
-    text: str, method: Literal["lda", "nmf"] = "lda", n_topics: int = 5, context: int = 2,
-    sentence_method: SentenceMethod = "regex",
+    text: str, method: Literal["lda", "nmf"] = "lda", n_topics: int = 5, buffer: int = 2,
+    sentence_splitter: SentenceMethod = "regex",
 ) -> TopicProfile:
     """Fit a topic model to the sentences of `text` and return every sentence's topic mixture.
 
@@ -284,16 +284,16 @@ def topic_profile(
     variational Bayes of scikit-learn's `LatentDirichletAllocation`, vectorised here) to the word
     counts of the windows around every third sentence; ``"nmf"`` fits scikit-learn's `NMF` to the
     TF-IDF weights of all the windows. Each sentence's mixture is then read from its window of
-    `context` sentences on each side: for LDA, the sum over the window of every sentence's expected
+    `buffer` sentences on each side: for LDA, the sum over the window of every sentence's expected
     topic counts (how many of its words the fitted model assigns to each topic); for NMF, the
     window's TF-IDF weights projected on the fitted topics.
 
     English stop words (scikit-learn's list) and words of fewer than three letters are left out.
     A text with fewer sentences or distinct words than `n_topics` gets that many topics instead.
     Deterministic (fixed random state). The model is fitted once per text, method and `n_topics`
-    and reused for every `context`; mixtures are cached per setting.
+    and reused for every `buffer`; mixtures are cached per setting.
     """
-    return _profile(text, method, n_topics, context, sentence_method)
+    return _profile(text, method, n_topics, buffer, sentence_splitter)
 
 
 @dataclass(frozen=True, eq=False)
@@ -323,7 +323,7 @@ def _sentence_counts(text: str, sentence_method: SentenceMethod) -> _SentenceCou
 
 def _windows(n: int, context: int, stride: int = 1):
     """The band matrix that sums, for every `stride`-th sentence of `n`, the rows of the sentences
-    within `context` of it (clipped at the ends of the text)."""
+    within `buffer` of it (clipped at the ends of the text)."""
     centres = np.arange(0, n, stride)
     return _band(np.maximum(centres - context, 0), np.minimum(centres + context + 1, n), n)
 
@@ -343,7 +343,7 @@ class _FittedTopics:
 
 @functools.lru_cache(maxsize=16)
 def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMethod) -> _FittedTopics | None:
-    """The topic model of `text` for `method` and `n_topics` (independent of `context`)."""
+    """The topic model of `text` for `method` and `n_topics` (independent of `buffer`)."""
     sentences = _sentence_counts(text, sentence_method)
     if sentences is None:
         return None
@@ -444,33 +444,33 @@ class TopicChunker(UnitSized, Chunker):
       pseudo-sentences of 20 words on each side of a gap; cuts fall on paragraph breaks, so a text
       without blank lines stays one segment.
     * ``method="lda"`` / ``"nmf"``: a topic model with `n_topics` topics over the sentences, each
-      seen with `context` sentences on either side (`topic_profile`); a segment is a run of
+      seen with `buffer` sentences on either side (`topic_profile`); a segment is a run of
       sentences with the same dominant topic, runs shorter than `min_sentences` joining a
       neighbour.
 
-    Segments are then split into chunks of at most `max_size` (in `unit`) by packing their
+    Segments are then split into chunks of at most `chunk_size` (in `unit`) by packing their
     sentences. Metadata: ``topic`` (the top words of the segment's topic, comma-separated; for
     TextTiling the segment's most distinctive words), ``topic_id`` (the topic number, or the segment
     number for TextTiling), ``segment`` (the segment's index, shared by the chunks it was split
     into).
 
-    Size contract: every chunk measures at most `max_size` in `unit`.
+    Size contract: every chunk measures at most `chunk_size` in `unit`.
     """
 
     name = "topic"
     bounds = {
         "block": (1, None),
         "n_topics": (2, 50),
-        "context": (0, 20),
+        "buffer": (0, 20),
         "min_sentences": (1, None),
-        "max_size": (1, None),
+        "chunk_size": (1, None),
     }
     widget_hints = {
         "block": (2, 30, 1),
         "n_topics": (2, 15, 1),
-        "context": (0, 8, 1),
+        "buffer": (0, 8, 1),
         "min_sentences": (1, 20, 1),
-        "max_size": (200, 6000, 100),
+        "chunk_size": (200, 6000, 100),
     }
 
     def __init__(
@@ -478,29 +478,29 @@ class TopicChunker(UnitSized, Chunker):
         method: TopicMethod = "texttiling",
         block: int = 10,
         n_topics: int = 5,
-        context: int = 2,
+        buffer: int = 2,
         min_sentences: int = 3,
-        max_size: int = 2000,
+        chunk_size: int = 2000,
         unit: SizeUnit = "chars",
-        tokenizer: TokenizerName = "minilm",
-        sentence_method: SentenceMethod = "regex",
+        tokenizer: TokenizerLike = "minilm",
+        sentence_splitter: SentenceMethod = "regex",
     ) -> None:
         self.method = method
         self.block = block
         self.n_topics = n_topics
-        self.context = context
+        self.buffer = buffer
         self.min_sentences = min_sentences
-        self.max_size = max_size
+        self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer
-        self.sentence_method = sentence_method
+        self.sentence_splitter = sentence_splitter
         self.validate()
 
     def profile(self, text: str) -> TopicProfile:
         """The topic model's view of `text` (`topic_profile`) for ``"lda"``/``"nmf"``."""
         if self.method == "texttiling":
             raise ValueError("profile() needs method 'lda' or 'nmf'; use tiling() for TextTiling")
-        return topic_profile(text, self.method, self.n_topics, self.context, self.sentence_method)
+        return topic_profile(text, self.method, self.n_topics, self.buffer, self.sentence_splitter)
 
     def tiling(self, text: str) -> TilingResult:
         """TextTiling's scores and cuts for `text` (cached per text and `block`)."""
@@ -509,7 +509,7 @@ class TopicChunker(UnitSized, Chunker):
     def segments(self, text: str) -> list[tuple[int, int, int, str]]:
         """The topic segments before the size cap: ``(first, end, topic_id, topic words)`` over
         `sentence_units` (end exclusive)."""
-        units = sentence_units(text, self.sentence_method)
+        units = sentence_units(text, self.sentence_splitter)
         if not units:
             return []
         if self.method == "texttiling":
@@ -532,11 +532,11 @@ class TopicChunker(UnitSized, Chunker):
         return [(a, b, i, labels[i]) for i, (a, b) in enumerate(pieces)]
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Yield each segment, split into packed pieces where it exceeds `max_size`."""
-        units = sentence_units(text, self.sentence_method)
+        """Yield each segment, split into packed pieces where it exceeds `chunk_size`."""
+        units = sentence_units(text, self.sentence_splitter)
         measure = self.measure_function()
         for index, (first, end, topic, words) in enumerate(self.segments(text)):
-            for start, stop, _, _ in pack(text, units[first:end], self.max_size, measure):
+            for start, stop, _, _ in pack(text, units[first:end], self.chunk_size, measure):
                 yield start, stop, {"topic": words, "topic_id": topic, "segment": index}
 
 

@@ -19,10 +19,20 @@ Tokenizers (both offline, see `chunklab.models.resources`):
   front of a word, so the count of a joined text can differ by a token or two from the sum of its
   parts: a packer that sums counts must re-measure the joined piece before promising a size.
 
-Where a tokenizer is taken, a tokenizer object works too (`TokenizerLike`): a Hugging Face fast
-tokenizer, a ``tokenizers.Tokenizer``, a tiktoken ``Encoding``, or a function that returns the
-``(start, end)`` character span of every token of a text. Objects are used as they are (no special
-tokens added, no truncation), so a learner's own tokenizer measures exactly like the built-in ones.
+Wherever a tokenizer is taken (every chunker with ``unit="tokens"``, `count_tokens`, `token_spans`),
+an object works as well as a name (`TokenizerLike`): a Hugging Face fast tokenizer, a
+``tokenizers.Tokenizer``, a tiktoken ``Encoding``, or a plain function of a text that returns
+
+* an ``int``: the token count (enough for every chunker that packs units under a size), or
+* a list of ``(start, end)`` character spans, one per token, or
+* a list of token strings, each found in the text in order (spans follow from where they are), or
+* a list of anything else (token ids): the count is its length.
+
+Objects are used as they are (no special tokens added, no truncation), so a learner's own tokenizer
+measures exactly like the built-in ones. The chunkers that cut at token boundaries (``fixed``,
+``sliding_window`` and ``token`` with ``unit="tokens"``) need spans: a tokenizer that gives only a count
+(an int, or ids) is refused there at construction, with a `ParameterError` that says so
+(`check_tokenizer`).
 """
 
 from __future__ import annotations
@@ -33,11 +43,13 @@ from typing import Any, Callable, ClassVar, Literal, Sequence, Union
 
 import numpy as np
 
+from ..core import ParameterError
 from .spans import span_array
 from .words import WORD, count_words
 
 __all__ = [
     "SizeUnit",
+    "check_tokenizer",
     "TokenizerLike",
     "TokenizerName",
     "UnitSized",
@@ -52,7 +64,7 @@ __all__ = [
 SizeUnit = Literal["chars", "words", "tokens"]
 TokenizerName = Literal["minilm", "cl100k"]
 #: A tokenizer by name, or an object: a Hugging Face fast tokenizer, a ``tokenizers.Tokenizer``, a
-#: tiktoken ``Encoding``, or a callable ``text -> [(start, end), ...]`` (one span per token).
+#: tiktoken ``Encoding``, or a function of a text (see the module docstring for what it may return).
 TokenizerLike = Union[TokenizerName, Any]
 _NAMES = ("minilm", "cl100k")
 
@@ -64,7 +76,8 @@ def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
         return len(model.encode(text, add_special_tokens=False))
     if kind == "tiktoken":
         return len(model.encode_ordinary(text))
-    return len(_checked_spans(model, text))
+    count, _ = _function_tokens(model, text)
+    return count
 
 
 def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int], int]:
@@ -167,7 +180,9 @@ def token_spans(text: str, tokenizer: TokenizerLike = "minilm") -> list[tuple[in
       token ends where the next begins, so spans tile the text and include the whitespace BPE
       attaches to a word. A character split over two byte-level tokens belongs to the first; the
       second then has an empty span.
-    * a function: whatever it returns, checked to be ordered, non-overlapping spans inside `text`.
+    * a function: the spans it returns, checked to be ordered, non-overlapping and inside `text`, or
+      the spans of the token strings it returns, found in order; a function that returns only a
+      count (an int, or token ids) raises `ValueError`.
     """
     array = token_span_array(text, tokenizer)
     return list(zip(array[:, 0].tolist(), array[:, 1].tolist()))
@@ -185,7 +200,13 @@ def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarr
         table[:-1, 1] = starts[1:]  # a token ends where the next one starts (starts never decrease)
         table[-1:, 1] = len(text)
         return table
-    return span_array(_checked_spans(model, text))
+    _, spans = _function_tokens(model, text)
+    if spans is None:
+        raise ValueError(
+            "this tokenizer function returns a count (an int or token ids), not where each token lies: "
+            "return (start, end) spans or token strings to cut a text at token boundaries"
+        )
+    return span_array(spans)
 
 
 def _tiktoken_ids(model: Any, text: str) -> np.ndarray:
@@ -256,7 +277,7 @@ def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
         return "function", tokenizer
     raise ValueError(
         f"tokenizer must be one of {list(_NAMES)}, a Hugging Face fast tokenizer, a tiktoken Encoding or a "
-        f"function text -> token spans; got {type(tokenizer).__name__}"
+        f"function of a text (returning a count, token spans or token strings); got {type(tokenizer).__name__}"
     )
 
 
@@ -274,9 +295,46 @@ def _named(tokenizer: str) -> tuple[str, Any]:
     raise ValueError(f"tokenizer must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
 
 
-def _checked_spans(function: Callable[[str], Any], text: str) -> list[tuple[int, int]]:
-    """A tokenizer function's spans of `text`, checked to be ordered, non-overlapping and inside it."""
-    spans = [(int(s), int(e)) for s, e in function(text)]
+def _function_tokens(function: Callable[[str], Any], text: str) -> tuple[int, list[tuple[int, int]] | None]:
+    """What a tokenizer function says about `text`: ``(count, spans)``, spans None when it gives none.
+
+    An int is a count; a list of pairs is spans (checked to be ordered, non-overlapping, inside the
+    text); a list of strings is tokens, placed in the text in order; any other list (ids) is counted."""
+    out = function(text)
+    if isinstance(out, (int, np.integer)) and not isinstance(out, bool):
+        if out < 0:
+            raise ValueError(f"a tokenizer function returned a negative count ({out})")
+        return int(out), None
+    items = list(out)
+    if not items:
+        return 0, []
+    if all(isinstance(x, str) for x in items):
+        spans = _placed(items, text)
+    elif all(isinstance(x, (tuple, list)) and len(x) == 2 for x in items):
+        spans = _checked_spans(items, text)
+    else:
+        return len(items), None
+    return len(spans), spans
+
+
+def _placed(tokens: Sequence[str], text: str) -> list[tuple[int, int]]:
+    """The span of each token string, found in `text` in order (each after the previous one)."""
+    spans, pos = [], 0
+    for token in tokens:
+        start = text.find(token, pos)
+        if start < 0:
+            raise ValueError(
+                f"a tokenizer function returned the token {token!r}, which does not occur in the text after "
+                f"position {pos}; return (start, end) spans instead of token strings"
+            )
+        pos = start + len(token)
+        spans.append((start, pos))
+    return spans
+
+
+def _checked_spans(items: Sequence[Any], text: str) -> list[tuple[int, int]]:
+    """Token spans from a tokenizer function, checked to be ordered, non-overlapping and inside the text."""
+    spans = [(int(s), int(e)) for s, e in items]
     previous_end = 0
     for start, end in spans:
         if not previous_end <= start <= end <= len(text):
@@ -286,6 +344,28 @@ def _checked_spans(function: Callable[[str], Any], text: str) -> list[tuple[int,
             )
         previous_end = end
     return spans
+
+
+_PROBE = "A tokenizer check: 42 words, and one more."
+
+
+def check_tokenizer(owner: str, tokenizer: TokenizerLike, needs_spans: bool = False) -> None:
+    """Raise `ValueError` (naming `owner`'s ``tokenizer`` parameter) unless `tokenizer` is a known name
+    or an object that measures a probe text; with `needs_spans`, it must also say where each token
+    lies (see the module docstring)."""
+    where = f"{owner}: parameter 'tokenizer'"
+    if isinstance(tokenizer, str):
+        if tokenizer not in _NAMES:
+            raise ValueError(f"{where} must be one of {list(_NAMES)} or a tokenizer object, got {tokenizer!r}")
+        return
+    try:
+        kind, model = _resolve(tokenizer)
+        count_tokens(_PROBE, tokenizer)
+        if needs_spans and kind == "function" and _function_tokens(model, _PROBE)[1] is None:
+            raise ValueError("it returns a count, but this chunker cuts at token boundaries and needs spans or "
+                             "token strings")
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{where} is not usable: {error}") from error
 
 
 @functools.lru_cache(maxsize=16)
@@ -301,20 +381,33 @@ def _untruncated(backend: Any) -> Any:
 
 
 class UnitSized:
-    """Mixin for a chunker whose chunks measure at most one size parameter in ``unit`` (characters,
-    words, or tokens of ``tokenizer``): it supplies the size contract, `size_limit` and `measure`.
-
-    The size parameter is named by `size_param`: ``"max_size"`` by default, ``"size"`` for the
-    window-like chunkers. List the mixin before `chunklab.core.Chunker` among the bases.
+    """Mixin for a chunker whose chunks measure at most ``chunk_size`` in ``unit`` (characters, words,
+    or tokens of ``tokenizer``): it supplies the size contract, `size_limit` and `measure`, and the
+    checks every sized chunker shares (run by `validate`): the tokenizer works (`check_tokenizer`;
+    with spans when `cuts_at_tokens` and the unit is tokens), and a ``min_chunk_size``, where the
+    chunker has one, is smaller than ``chunk_size``. List the mixin before `chunklab.core.Chunker`
+    among the bases.
     """
 
-    size_param: ClassVar[str] = "max_size"
+    #: True for the chunkers that cut at token boundaries (they need a tokenizer that gives spans).
+    cuts_at_tokens: ClassVar[bool] = False
+    chunk_size: int
     unit: SizeUnit
-    tokenizer: TokenizerName
+    tokenizer: TokenizerLike
+
+    def validate(self) -> None:
+        """The base checks, then the tokenizer and the ``min_chunk_size < chunk_size`` rule."""
+        super().validate()  # type: ignore[misc]
+        try:
+            check_tokenizer(type(self).__name__, self.tokenizer, self.cuts_at_tokens and self.unit == "tokens")
+        except ValueError as error:
+            raise ParameterError(str(error)) from error
+        if hasattr(self, "min_chunk_size"):
+            self.require_smaller("min_chunk_size", "chunk_size")  # type: ignore[attr-defined]
 
     def size_limit(self) -> int:
-        """At most this many units per chunk: the value of the `size_param` parameter."""
-        return getattr(self, self.size_param)
+        """At most `chunk_size` units per chunk."""
+        return self.chunk_size
 
     def measure_function(self) -> Callable[[str], int]:
         """The measure itself (``len`` for characters, which `chunklab.text.pack`'s fast paths recognise)."""

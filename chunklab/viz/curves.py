@@ -146,7 +146,7 @@ def similarity_widget(
                               description="threshold", readout_format=".3g", **common)
     buffer = w.IntSlider(value=chunker.buffer, min=0, max=5, description="buffer", **common)
     minimum = w.IntSlider(value=chunker.min_sentences, min=1, max=10, description="min_sentences", **common)
-    maximum = w.IntSlider(value=chunker.max_size, min=200, max=6000, step=100, description="max_size", **common)
+    maximum = w.IntSlider(value=chunker.chunk_size, min=200, max=6000, step=100, description="chunk_size", **common)
     output = w.Output()
     switching = {"method": False}
 
@@ -154,7 +154,7 @@ def similarity_widget(
         if switching["method"]:
             return
         current = chunker.clone(method=method.value, threshold=threshold.value, buffer=buffer.value,
-                                min_sentences=minimum.value, max_size=maximum.value)
+                                min_sentences=minimum.value, chunk_size=maximum.value)
         with output:
             output.clear_output(wait=True)
             figure = similarity_plot(current, text, span=span, sections=sections)
@@ -181,7 +181,7 @@ def similarity_widget(
     box = w.VBox([w.HBox([method, threshold, buffer], layout=w.Layout(flex_flow="row wrap")),
                   w.HBox([minimum, maximum], layout=w.Layout(flex_flow="row wrap")), output])
     box.controls = {
-        "method": method, "threshold": threshold, "buffer": buffer, "min_sentences": minimum, "max_size": maximum,
+        "method": method, "threshold": threshold, "buffer": buffer, "min_sentences": minimum, "chunk_size": maximum,
     }
     return box
 

@@ -16,7 +16,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
 
-from ..core import Chunker, ParameterError, split_list
+from ..core import Chunker, ParameterError, named_choices, split_list
 from .chunks import render_html
 
 __all__ = ["ControlSpec", "Explorer", "control_specs", "explore"]
@@ -80,6 +80,11 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
 
 
 def _spec_for(name: str, annotation: Any, value: Any, override: Any, hint: Any, bound: Any) -> ControlSpec:
+    named = named_choices(annotation)
+    if named is not None:  # a tokenizer: a dropdown of the names, or the object itself, fixed
+        if not isinstance(value, str):
+            return ControlSpec(name, "fixed", value)
+        annotation = named
     if typing.get_origin(annotation) is Literal:
         options = list(override) if isinstance(override, list) else list(typing.get_args(annotation))
         return ControlSpec(name, "choice", value, options=tuple(options))

@@ -34,7 +34,7 @@ from typing import Any, Callable, ClassVar, Literal, Sequence, Union
 import numpy as np
 
 from .spans import span_array
-from .words import WORD, count_words
+from .words import WORD, count_words, inside_word
 
 __all__ = [
     "SizeUnit",
@@ -85,8 +85,7 @@ def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int
     def words(start: int, end: int) -> int:
         if start >= end:
             return 0
-        inside = start > 0 and not text[start - 1].isspace() and not text[start].isspace()
-        return before[end] - before[start] + inside
+        return before[end] - before[start] + inside_word(text, start)
 
     return words
 

@@ -78,11 +78,15 @@ def _words(words: str) -> frozenset[str]:
 
 
 _MONTHS_EN = "jan | feb | mar | apr | jun | jul | aug | sep | sept | oct | nov | dec"
+# Titles of other languages that English text keeps with a name ("Sig. Rossi"), and that a text too
+# short for the detector to place falls back to English with (none of them is an English word).
+_FOREIGN_TITLES = ("mme | mmes | mlle | mlles | hr | hrn | frl | sra | srta | sres | dra | dña | ud | uds | dott"
+                   " | dott.ssa | sig | sigg | sig.ra | avv | dhr | mevr | drs | exmo | exma | profa")
 
 ENGLISH = SentenceRules(
     titles=_keys("mr | mrs | ms | mx | messrs | dr | prof | rev | hon | gen | col | capt | lt | sgt | cpl | sen | rep"
                  " | gov | pres | supt | insp | mt | univ | vs | v | approx | ca | c | cf | e.g | i.e | a.k.a"
-                 " | viz | incl | esp | resp | est"),
+                 f" | viz | incl | esp | resp | est | {_FOREIGN_TITLES}"),
     before_numbers=_keys("no | nos | nr | fig | figs | p | pp | vol | vols | sec | ch | art | rm | ext | tel | pg"
                          " | ver"),
     after_numbers=_keys("ft | lb | lbs | oz | yd | yds | mi | hr | hrs | min | mins | sec | secs"),

@@ -62,17 +62,20 @@ def detect_language(text: str) -> Language:
     and more than English has; otherwise English.
     """
     sample = text[:SAMPLE]
-    han, kana = len(_HAN.findall(sample)), len(_KANA.findall(sample))
-    cyrillic, latin = len(_CYRILLIC.findall(sample)), len(_LATIN.findall(sample))
-    letters = han + kana + cyrillic + latin
-    if not letters:
-        return "en"
-    if (han + kana) * 5 >= letters:
-        return "ja" if kana * 10 >= han + kana else "zh"
-    if cyrillic >= letters / 2:
-        return "ru"
     lowered = sample.lower()
-    counts = {lang: sum(lowered.count(letter) for letter in _LETTERS.get(lang, "")) for lang in _FUNCTION_WORDS}
+    if sample.isascii():  # no CJK, no Cyrillic, none of the letters below: function words decide
+        counts = dict.fromkeys(_FUNCTION_WORDS, 0)
+    else:
+        han, kana = len(_HAN.findall(sample)), len(_KANA.findall(sample))
+        cyrillic, latin = len(_CYRILLIC.findall(sample)), len(_LATIN.findall(sample))
+        letters = han + kana + cyrillic + latin
+        if not letters:
+            return "en"
+        if (han + kana) * 5 >= letters:
+            return "ja" if kana * 10 >= han + kana else "zh"
+        if cyrillic >= letters / 2:
+            return "ru"
+        counts = {lang: sum(map(lowered.count, _LETTERS.get(lang, ""))) for lang in _FUNCTION_WORDS}
     for word in _WORD.findall(lowered):
         lang = _LANGUAGE_OF_WORD.get(word)
         if lang:

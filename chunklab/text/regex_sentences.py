@@ -144,7 +144,8 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
 def _longest_key(words: list[str], rules: SentenceRules) -> str:
     """The abbreviation that ends with the last of `words`: three words, two or one ("и т. д")."""
     for n in (3, 2):
-        if len(words) >= n:
+        # The words before the last of such an abbreviation are short ("et", "z.", "EE.", "и т.").
+        if len(words) >= n and len(words[-2]) <= 3:
             key = normalise("".join(words[-n:]).lstrip(_OPENERS))
             if key in rules.known:
                 return key

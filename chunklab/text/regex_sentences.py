@@ -157,7 +157,7 @@ def _closing_ends(text: str, head: int, dot: int, word: str, rules: SentenceRule
     brackets: "6 p.m. (local time)"), unless the words before it are too few to be a sentence (fewer
     than three, or a preposition and at most three more: "The E.U. Commission", "At 5 a.m. Mr. Smith
     left")."""
-    if not word[:1].isupper() or text[dot + 1 : dot + 8].lstrip()[:1] in "([":
+    if not word[:1].isupper() or text[dot + 1 : dot + 8].lstrip()[:1] in ("(", "["):
         return False
     fragment = text[head:dot]
     if len(fragment) > 60:
@@ -184,7 +184,8 @@ def _inline_items(text: str, start: int, stop: int) -> list[tuple[int, int]]:
             continue
         if not (_NEXT.match(text, end, stop).group("word") or "")[:1].isupper():
             continue  # "(i) the gauge was badly placed, (ii) ...": an enumeration inside a sentence
-        opened = text.rfind("(", start, begin) > text.rfind(")", start, begin)
+        near = max(start, begin - _LOOKBACK)
+        opened = text.rfind("(", near, begin) > text.rfind(")", near, begin)
         if label.group("label") and text[begin] != "(" and opened:
             continue  # "(Scope 1)": the bracket closes what it opened, it marks no item
         if label.group("number") and _last_char(text, start, begin) not in ("", ".", ":", ";", "!", "?"):

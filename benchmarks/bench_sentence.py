@@ -17,7 +17,15 @@ source). Overlap: none, then chunklab's one whole sentence against 50 characters
 (they count overlap in characters or tokens, chunklab in sentences); the setting says so.
 
 The chunklab rows are skipped, with a line saying so, until a chunker named ``"sentence"`` is
-registered. Run: ``.venv/bin/python benchmarks/bench_sentence.py``.
+registered.
+
+Before the chunkers, the splitters themselves (issue 22): chunklab's default ``"regex"`` splitter
+against pySBD on one varied copy of the course corpus per round (`SPLITTER_COPIES`), both through
+``sentence_spans(text, method, cache=False)`` (the same blocks, headings and list markers around
+them), and pySBD's ``Segmenter`` on each whole document as its users call it. The target: the
+regex splitter at least 20 times as fast as pySBD.
+
+Run: ``.venv/bin/python benchmarks/bench_sentence.py``.
 """
 
 from __future__ import annotations
@@ -26,8 +34,14 @@ from typing import Callable
 
 from harness import Output, Row, main, peer, registered, rows_for
 
+from chunklab.text.sentences import SentenceMethod
+
 COPIES = 2
 ROUNDS = 3
+#: Copies of the course corpus per round for the splitter comparison (pySBD reads about 0.1 MB/s).
+SPLITTER_COPIES = 1
+#: The least ratio of pySBD's time to the regex splitter's (issue 22).
+PYSBD_TARGET = 20.0
 SIZE = 512
 #: (chunklab overlap in sentences, peers' overlap in characters)
 OVERLAPS = ((0, 0), (1, 50))
@@ -62,6 +76,33 @@ def langchain_spacy_run(overlap: int) -> Callable[[str], Output]:
     return lambda text: [(d.metadata["start_index"], d.page_content) for d in splitter.create_documents([text])]
 
 
+def splitter_run(method: SentenceMethod) -> Callable[[str], Output]:
+    """``sentence_spans`` with one method, cache off, as (start, sentence) pairs."""
+    from chunklab.text.sentences import sentence_spans
+
+    return lambda text: [(s, text[s:e]) for s, e in sentence_spans(text, method, cache=False)]
+
+
+def pysbd_whole_run() -> Callable[[str], Output]:
+    """pySBD's English ``Segmenter`` with character spans on the whole text."""
+    import pysbd
+
+    segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    return lambda text: [(span.start, span.sent) for span in segmenter.segment(text)]
+
+
+def measure_splitters(rounds: int = ROUNDS) -> list[Row]:
+    """The regex splitter against pySBD, sentences only (no packing)."""
+    baseline = "chunklab sentence_spans, method=regex"
+    runs = {
+        baseline: splitter_run("regex"),
+        "pysbd via sentence_spans, method=pysbd": peer(splitter_run, "pysbd"),
+        "pysbd Segmenter, whole documents": peer(pysbd_whole_run),
+    }
+    targets = {"pysbd via sentence_spans, method=pysbd": PYSBD_TARGET}
+    return rows_for("sentence splitter", "regex vs pySBD", runs, SPLITTER_COPIES, rounds, baseline, targets)
+
+
 PEERS = {
     "regex": {"chonkie SentenceChunker": chonkie_run},
     "punkt": {"langchain NLTKTextSplitter +index": langchain_nltk_run},
@@ -70,8 +111,8 @@ PEERS = {
 
 
 def measure(rounds: int = ROUNDS) -> list[Row]:
-    """Rows for every splitter and overlap."""
-    rows: list[Row] = []
+    """Rows for the splitters alone, then for every splitter and overlap of the chunkers."""
+    rows: list[Row] = measure_splitters(rounds)
     for splitter, peers in PEERS.items():
         for sentences, characters in OVERLAPS:
             baseline = f"chunklab sentence, sentence_splitter={splitter}"

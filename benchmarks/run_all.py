@@ -3,7 +3,8 @@ scaling table and the slider latencies.
 
 Each part is a script of its own (run one alone for its detailed docstring and output):
 
-* peers: `bench_fixed`, `bench_recursive`, `bench_sentence`, `bench_token`, `bench_semantic`;
+* peers: `bench_fixed`, `bench_recursive`, `bench_sentence` (which first times the regex sentence
+  splitter against pySBD), `bench_token`, `bench_semantic`;
 * `bench_scaling`: 1 MB against 10 MB for every registered chunker;
 * `bench_sliders`: a parameter change to new HTML in the explorer, for every registered chunker.
 

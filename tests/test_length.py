@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.text.length import count_tokens, count_words, length_function, token_spans
+from chunklab.text.words import word_spans
 
 TEXT = "Dr. Ellis said “naïve” 東京 👨‍👩‍👧 café.\r\n\r\nVersion v2.1.0 costs $3.50 — see https://x.org/a?b=1."
 
@@ -46,8 +47,7 @@ def test_tokenizer_objects_measure_like_their_names():
     for obj, name in [(hf_tokenizer("minilm"), "minilm"), (tiktoken_encoding(), "cl100k")]:
         assert token_spans(TEXT, obj) == token_spans(TEXT, name)
         assert count_tokens(TEXT, obj) == count_tokens(TEXT, name) == length_function("tokens", obj)(TEXT)
-    words = lambda text: [(m.start(), m.end()) for m in __import__("re").finditer(r"\S+", text)]  # noqa: E731
-    assert count_tokens(TEXT, words) == count_words(TEXT)
+    assert count_tokens(TEXT, word_spans) == count_words(TEXT) == len(TEXT.split()) + 1  # 東京: two words
     with pytest.raises(ValueError, match="tokenizer"):
         length_function("tokens", 3.5)
     with pytest.raises(ValueError, match="spans"):

@@ -73,17 +73,27 @@ def test_cut_spans_counts_each_span_once_and_ignores_edges() -> None:
     assert cut_spans([], [3]) == 0
 
 
-def test_sentence_blocks_cut_at_blank_lines_and_list_table_heading_lines() -> None:
+def test_sentence_blocks_cut_at_blank_lines_and_list_table_heading_chat_dialogue_lines() -> None:
     text = (
         "THE HEADING\n\nA sentence that wraps\nonto a second line.\n"
         "- first item\n- second item\n  continued\nAfter the list.\n"
-        "| a | b |\n[09:16] Maya: Hi\n[09:17] Jo: Yes\n## Title\n> quoted"
+        "| a | b |\n=== Ticket 7 ===\n[09:16] Maya: Hi\n[09:17] Jo: Yes\n## Title\n> quoted\n"
+        "— Oui ? demanda-t-il.\n— Non.\nIl sortit.\n• 9. Check • 10. Clean"
     )
     assert texts(text, sentence_blocks(text)) == [
         "THE HEADING", "A sentence that wraps\nonto a second line.", "- first item",
-        "- second item\n  continued", "After the list.", "| a | b |", "[09:16] Maya: Hi\n[09:17] Jo: Yes",
-        "## Title", "> quoted",
+        "- second item\n  continued", "After the list.", "| a | b |", "=== Ticket 7 ===", "[09:16] Maya: Hi",
+        "[09:17] Jo: Yes", "## Title", "> quoted", "— Oui ? demanda-t-il.", "— Non.", "Il sortit.",
+        "• 9. Check • 10. Clean",
     ]
+
+
+def test_a_table_row_is_one_unit_and_a_numbered_bullet_one_marker() -> None:
+    text = "| `a` | Size of the tier. Restart required. |\n| `b` | Path. |\n• 9. Check it. It is old."
+    for method in ("regex", "pysbd", "punkt"):
+        assert texts(text, sentence_spans(text, method)) == [
+            "| `a` | Size of the tier. Restart required. |", "| `b` | Path. |", "• 9. Check it.", "It is old."
+        ], method
 
 
 @pytest.mark.parametrize("method", ["regex", "punkt", "spacy", "spacy_model"])
@@ -126,19 +136,19 @@ def test_paragraph_breaks_found_from_the_line_feed_give_the_same_paragraphs(text
 
 @given(
     st.lists(
-        st.sampled_from(["Dr.", "e.g.", "approx.", "approxi.", "x" * 12 + ".", "(dr.", "A.", " ", "Word.", "U.S."]),
-        max_size=12,
-    )
-    .map(" ".join)
+        st.sampled_from(["Dr.", "e.g.", "approx.", "x" * 60 + ".", "(dr.", "A.", "U.S.", "Word.", "etc.", "No.",
+                         "5", "p.m.", "z. B.", "1.)", "• 2.", "(ii)", "“Yes.”", "why?", "。", "これ", " ", "\n", "\n\n"]),
+        max_size=16,
+    ).map(" ".join),
+    st.sampled_from(["auto", "en", "de", "ru", "ja"]),
 )
-def test_abbreviations_are_judged_on_their_whole_word(text: str) -> None:
-    """`_is_abbreviation` looks back only a few characters; the word it would see in full gives the
-    same answer."""
-    from chunklab.text.sentences import _ABBREVIATIONS, _is_abbreviation
-
-    for dot in (i for i, char in enumerate(text) if char == "."):
-        start = dot
-        while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "(\"'“‘":
-            start -= 1
-        word = text[start:dot].lower()
-        assert _is_abbreviation(text, dot) == (word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()))
+def test_regex_sentences_are_exact_ordered_and_cover_every_word(text: str, language: str) -> None:
+    """Whatever the abbreviations, markers and terminators, the regex splitter returns trimmed,
+    ordered, non-overlapping spans that leave out nothing but whitespace."""
+    spans = sentence_spans(text, "regex", language, cache=False)
+    pos = 0
+    for start, end in spans:
+        assert pos <= start < end <= len(text) and text[start:end] == text[start:end].strip()
+        assert not text[pos:start].strip()
+        pos = end
+    assert not text[pos:].strip()

@@ -1,9 +1,11 @@
 """Scoring sentence splitters against a gold set of sentence boundaries.
 
-The gold set, ``data/sentences_gold.jsonl``, holds short passages written for this course, each
-with the exact span of every sentence, full of the cases splitters get wrong (abbreviations,
-initials, decimals and versions, quotes and brackets after the full stop, ellipses, URLs, lists and
-headings without final punctuation, CRLF text, chat lines and table rows; see ``data/README.md``).
+The gold set, ``data/sentences_gold.jsonl``, holds short English passages written for this course,
+each with the exact span of every sentence, full of the cases splitters get wrong (abbreviations,
+also at the end of a sentence, initials, times, decimals and versions, quotes and brackets after
+the full stop, ellipses, URLs, inline list items, headings without final punctuation, CRLF text,
+chat lines and table rows; see ``data/README.md``). ``data/sentences_gold_multilingual.jsonl``
+holds passages of the same kind in ten languages, each passage with its ``language``.
 
 A *boundary* is the end offset of every sentence but a passage's last. A splitter's boundaries are
 compared with the gold ones exactly: a boundary one character off (a closing quote left to the
@@ -18,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..text.sentences import SENTENCE_METHODS, sentence_spans
+from ..text.sentences import METHOD_LANGUAGES, SENTENCE_METHODS, sentence_spans
 from ..text.spans import Span
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "Splitter",
     "boundaries",
     "boundary_scores",
+    "language_scores",
     "load_sentence_gold",
     "score_splitters",
     "splitter_for",
@@ -37,24 +40,27 @@ Splitter = Callable[[str], Sequence[Span]]
 
 @dataclass(frozen=True)
 class GoldPassage:
-    """One passage of the gold set: its text, the exact span of each sentence, and its traps."""
+    """One passage of the gold set: its text, the exact span of each sentence, its traps and language."""
 
     id: str
     traps: tuple[str, ...]
     text: str
     sentences: tuple[Span, ...]
+    language: str = "en"
 
     def boundaries(self) -> set[int]:
         """The gold boundaries: the end of every sentence but the last."""
         return boundaries(self.sentences)
 
 
-def load_sentence_gold() -> list[GoldPassage]:
-    """The passages of ``sentences_gold.jsonl`` in the corpus folder, in file order."""
+def load_sentence_gold(multilingual: bool = False) -> list[GoldPassage]:
+    """The passages of ``sentences_gold.jsonl`` (English) or, with `multilingual`, of
+    ``sentences_gold_multilingual.jsonl`` (ten languages) in the corpus folder, in file order."""
     from ..formats.corpus import data_dir
 
+    name = "sentences_gold_multilingual.jsonl" if multilingual else "sentences_gold.jsonl"
     passages = []
-    with open(data_dir() / "sentences_gold.jsonl", encoding="utf-8") as fh:
+    with open(data_dir() / name, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
                 record = json.loads(line)
@@ -64,6 +70,7 @@ def load_sentence_gold() -> list[GoldPassage]:
                         tuple(record["traps"]),
                         record["text"],
                         tuple((s["start"], s["end"]) for s in record["sentences"]),
+                        record.get("language", "en"),
                     )
                 )
     return passages
@@ -75,11 +82,12 @@ def boundaries(spans: Iterable[Span]) -> set[int]:
     return set(ends[:-1])
 
 
-def splitter_for(method: str) -> Splitter:
-    """The splitter of `chunklab.text.sentences.sentence_spans` for `method`, uncached (for timing)."""
+def splitter_for(method: str, language: str = "auto") -> Splitter:
+    """The splitter of `chunklab.text.sentences.sentence_spans` for `method` and `language`, uncached
+    (for timing)."""
     if method not in SENTENCE_METHODS:
         raise ValueError(f"method must be one of {list(SENTENCE_METHODS)}, got {method!r}")
-    return lambda text: sentence_spans(text, method, cache=False)
+    return lambda text: sentence_spans(text, method, language, cache=False)  # type: ignore[arg-type]
 
 
 def boundary_scores(predicted: Sequence[Sequence[Span]], passages: Sequence[GoldPassage]) -> dict[str, float]:
@@ -134,3 +142,29 @@ def score_splitters(
             best = min(best, time.perf_counter() - started)
         rows[name] = {**boundary_scores(predicted, passages), "sentences_per_s": gold_sentences / best}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("splitter")
+
+
+def language_scores(
+    methods: Sequence[str] = SENTENCE_METHODS, passages: Sequence[GoldPassage] | None = None
+) -> Any:
+    """Boundary F1 of each method on each language's passages, each passage split with its own
+    language given (not detected). A method without rules for a language (`METHOD_LANGUAGES`) gets
+    NaN there. Returns a pandas DataFrame: one row per language (in order of first appearance), one
+    column per method, and a column ``sentences`` with the language's gold sentences."""
+    import pandas as pd
+
+    passages = load_sentence_gold(multilingual=True) if passages is None else list(passages)
+    by_language: dict[str, list[GoldPassage]] = {}
+    for passage in passages:
+        by_language.setdefault(passage.language, []).append(passage)
+    rows = {}
+    for language, group in by_language.items():
+        row: dict[str, float] = {"sentences": sum(len(p.sentences) for p in group)}
+        for method in methods:
+            if language not in METHOD_LANGUAGES[method]:
+                row[method] = float("nan")
+                continue
+            split = splitter_for(method, language)
+            row[method] = boundary_scores([list(split(p.text)) for p in group], group)["f1"]
+        rows[language] = row
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("language")

@@ -20,6 +20,7 @@ __all__ = [
     "import_transformers",
     "minilm_onnx_session",
     "punkt_tokenizer",
+    "pysbd_segmenter",
     "spacy_ner",
     "spacy_sentencizer",
     "tiktoken_encoding",
@@ -102,6 +103,17 @@ def punkt_tokenizer() -> Any:
     for word, flags in trained.ortho_context.items():
         params.ortho_context[word] = flags
     return PunktSentenceTokenizer(params)
+
+
+@functools.cache
+def pysbd_segmenter(language: str = "en") -> Any:
+    """pySBD's rule-based `Segmenter` for `language` (an ISO 639-1 code pySBD has rules for), set to
+    return character spans into the text it is given (``char_span=True``, no cleaning)."""
+    try:
+        import pysbd
+    except ImportError as error:
+        raise _missing("pySBD", "pip install pysbd==0.3.4", error) from error
+    return pysbd.Segmenter(language=language, clean=False, char_span=True)
 
 
 def import_transformers() -> Any:

@@ -7,7 +7,7 @@ from typing import Iterator
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import SizeUnit, TokenizerLike, UnitSized
 from ..text.spans import trim_span
-from ..text.words import word_spans
+from ..text.words import inside_word, word_spans
 from .token import MIN_WINDOW, token_windows
 
 
@@ -16,11 +16,12 @@ class FixedSizeChunker(UnitSized, Chunker):
     """Cut the text into windows of `chunk_size` characters, words or tokens, each sharing `chunk_overlap` with the last.
 
     * ``unit="chars"``: windows of `chunk_size` characters, trimmed of surrounding whitespace. With
-      ``snap_to_words=True`` a window that would end inside a word ends at the last whitespace before
-      it instead, and the next window starts at a word start; a single word longer than `chunk_size` is
+      ``snap_to_words=True`` a window that would end inside a word ends at the last word boundary
+      before it instead (whitespace, or either side of a Chinese or Japanese character, each a word
+      of its own), and the next window starts at a word start; a single word longer than `chunk_size` is
       still cut (there is nowhere else to cut it).
-    * ``unit="words"``: windows of `chunk_size` whitespace-delimited words; words are never cut, and
-      `snap_to_words` has nothing to do.
+    * ``unit="words"``: windows of `chunk_size` words (`chunklab.text.words.WORD`: whitespace-delimited, a
+      CJK character is one word); words are never cut, and `snap_to_words` has nothing to do.
     * ``unit="tokens"``: windows of `chunk_size` tokens of `tokenizer` (``"minilm"`` or ``"cl100k"``),
       with exactly the spans of `TokenChunker` with the same parameters (one implementation,
       `chunklab.strategies.token.token_windows`); ``token_count`` metadata as there.
@@ -88,35 +89,31 @@ class FixedSizeChunker(UnitSized, Chunker):
         n, start = len(text), 0
         while start < n:
             end = min(start + self.chunk_size, n)
-            if self.snap_to_words and _inside_word(text, end):
-                end = _last_space_before(text, start, end)
+            if self.snap_to_words and inside_word(text, end):
+                end = _last_cut_before(text, start, end)
             s, e = trim_span(text, start, end)
             if s < e:
                 yield s, e
             if end >= n:
                 return
             nxt = end - self.chunk_overlap
-            if self.snap_to_words and _inside_word(text, nxt):
+            if self.snap_to_words and inside_word(text, nxt):
                 nxt = _next_word_start(text, nxt, end)
             start = max(nxt, start + 1)
 
 
-def _inside_word(text: str, pos: int) -> bool:
-    """Would a cut at `pos` split a word (non-space characters on both sides)?"""
-    return 0 < pos < len(text) and not text[pos - 1].isspace() and not text[pos].isspace()
-
-
-def _last_space_before(text: str, start: int, end: int) -> int:
-    """The last whitespace position in ``(start, end)``, or `end` if the window holds none."""
+def _last_cut_before(text: str, start: int, end: int) -> int:
+    """The last whitespace position in ``(start, end)``, or position between two words of which one
+    is a CJK character, or `end` if the window has none."""
     for pos in range(end - 1, start, -1):
-        if text[pos].isspace():
+        if text[pos].isspace() or (not text[pos - 1].isspace() and not inside_word(text, pos)):
             return pos
     return end
 
 
 def _next_word_start(text: str, pos: int, limit: int) -> int:
     """The first word start at or after `pos` (at most `limit`)."""
-    while pos < limit and not text[pos].isspace():
+    while pos < limit and inside_word(text, pos):
         pos += 1
     while pos < limit and text[pos].isspace():
         pos += 1

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..core import ParameterError
 from .spans import span_array
-from .words import WORD, count_words
+from .words import WORD, count_words, inside_word
 
 __all__ = [
     "SizeUnit",
@@ -98,8 +98,7 @@ def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int
     def words(start: int, end: int) -> int:
         if start >= end:
             return 0
-        inside = start > 0 and not text[start - 1].isspace() and not text[start].isspace()
-        return before[end] - before[start] + inside
+        return before[end] - before[start] + inside_word(text, start)
 
     return words
 

@@ -25,15 +25,16 @@ from typing import Callable, Sequence
 
 from .length import span_measure
 from .spans import trim_span
-from .words import WORD, word_spans
+from .words import CJK_CHARACTERS, WORD, word_spans
 
 __all__ = ["fit", "last_fitting", "pack"]
 
 Measure = Callable[[str], int]
 
 # For `fit` in characters: from a word start, the last word end in a window (greedy, then backtrack
-# to a non-space followed by a space), the end of the current word, the next word start.
-_LAST_WORD_END = re.compile(r"[\s\S]*\S(?=\s)")
+# to a non-space followed by a space, or to either side of a CJK character, each a word of its own),
+# the end of the current word, the next word start.
+_LAST_WORD_END = re.compile(rf"[\s\S]*(?:\S(?=\s)|[{CJK_CHARACTERS}](?=\S)|\S(?=[{CJK_CHARACTERS}]))")
 _NON_SPACE = re.compile(r"\S")
 
 

@@ -12,44 +12,64 @@ import re
 import typing
 from typing import Any, Iterable, Iterator, Literal, Sequence
 
+from .language import LANGUAGES, detect_language
 from .pack import pack
 from .paragraphs import paragraph_spans
+from .regex_sentences import regex_sentences
+from .sentence_rules import RULES
 from .spans import trim_span
 
-__all__ = ["SENTENCE_METHODS", "SentenceMethod", "sentence_blocks", "sentence_spans"]
+__all__ = [
+    "METHOD_LANGUAGES",
+    "SENTENCE_LANGUAGES",
+    "SENTENCE_METHODS",
+    "SentenceLanguage",
+    "SentenceMethod",
+    "sentence_blocks",
+    "sentence_spans",
+]
 
-SentenceMethod = Literal["regex", "punkt", "spacy", "spacy_model"]
+SentenceMethod = Literal["regex", "pysbd", "punkt", "spacy", "spacy_model"]
 #: The sentence splitters `sentence_spans` offers, fastest first.
 SENTENCE_METHODS: tuple[str, ...] = typing.get_args(SentenceMethod)
+SentenceLanguage = Literal["auto", "en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja"]
+#: The values of `sentence_spans`'s ``language``: ``"auto"`` (detected) or a language code.
+SENTENCE_LANGUAGES: tuple[str, ...] = typing.get_args(SentenceLanguage)
+#: The languages each method has rules or trained parameters for (pySBD has no Portuguese; NLTK's
+#: Punkt parameters and spaCy's pipelines here are English).
+METHOD_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "regex": LANGUAGES,
+    "pysbd": tuple(lang for lang in LANGUAGES if lang != "pt"),
+    "punkt": ("en",),
+    "spacy": ("en",),
+    "spacy_model": ("en",),
+}
 
 _LINE_BREAK = re.compile(r"\r?\n")
-# A list item's marker: a bullet, a number ("1." "2)") or a letter in brackets ("(a)").
-_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)]|\([a-zA-Z0-9]{1,3}\))\s")
-# A line that opens like a list item, a table row, a heading or a quote starts a unit of its own,
-# with or without final punctuation.
-_UNIT_LINE = re.compile(rf"{_LIST_MARKER.pattern}|[ \t]*(?:\||#{{1,6}}\s|>)")
+# A list item's marker: a bullet (with its number: "• 9."), a number ("1." "2)") or a letter in
+# brackets ("(a)").
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•](?:[ \t]+\d{1,3}[.)])?|\d{1,3}[.)]|\([a-zA-Z0-9]{1,3}\))\s")
+# A line that opens like a list item, a table row, a heading, a quote, a chat line ("[14:02] ..."),
+# a banner ("=== Ticket ... ===") or a reply in dialogue ("— Oui.") starts a unit of its own, with or
+# without final punctuation.
+_UNIT_LINE = re.compile(
+    rf"{_LIST_MARKER.pattern}|[ \t]*(?:\||#{{1,6}}\s|>|\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\]|={{2,}}[ \t]+\S|[—–]\s)"
+)
 # The trained pipeline parses long blocks in windows of whole regex sentences of at most this many
 # characters: its memory grows with the length of a parsed text.
 _MODEL_WINDOW = 20_000
-# A sentence may end at terminal punctuation, optionally followed by closing quotes/brackets,
-# when whitespace follows.
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)")
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof st jr sr inc ltd co corp vs etc e.g i.e no fig approx cf al u.s u.k "
-    "jan feb mar apr jun jul aug sep sept oct nov dec a.m p.m dept est vol".split()
-)
-_LONGEST_ABBREVIATION = max(map(len, _ABBREVIATIONS))
 
 
 def sentence_blocks(text: str) -> list[tuple[int, int]]:
     """The stretches of `text` that no sentence crosses, trimmed, in order.
 
     Paragraphs (blank lines between them, unless the break holds a form feed: text flows on across
-    a page break) are cut again at line breaks around list items, table rows, headings and quotes:
-    before every line that opens like one (``- ``, ``1. ``, ``(a) ``, ``|``, ``#``, ``>``), and
-    after such an item when the next line is not indented (an indented line continues the item).
-    Other lines stay together, so hard-wrapped prose is not cut at its line ends (and neither is a
-    chat line or a heading that has no final punctuation: nothing marks it).
+    a page break) are cut again at line breaks around list items, table rows, headings, quotes, chat
+    lines, banners and lines of dialogue: before every line that opens like one (``- ``, ``1. ``,
+    ``(a) ``, ``|``, ``#``, ``>``, ``[14:02]``, ``=== ``, ``— ``), and after such a unit when the next
+    line is not indented (an indented line continues the item). Other lines stay together, so
+    hard-wrapped prose is not cut at its line ends (and neither is a heading that has no final
+    punctuation and no marker: nothing marks it).
     """
     blocks = []
     for start, end in _flowing_paragraphs(text):
@@ -75,44 +95,82 @@ def _flowing_paragraphs(text: str) -> list[tuple[int, int]]:
     return joined
 
 
-def sentence_spans(text: str, method: SentenceMethod = "regex", cache: bool = True) -> list[tuple[int, int]]:
-    """Sentences of `text` by one of four splitters, inside the `sentence_blocks` of the text.
+def sentence_spans(
+    text: str, method: SentenceMethod = "regex", language: SentenceLanguage = "auto", cache: bool = True
+) -> list[tuple[int, int]]:
+    """Sentences of `text` by one of five splitters, inside the `sentence_blocks` of the text.
 
     Every splitter first cuts the text into `sentence_blocks` (blank lines that are not page
     breaks; lines that start a list item, a table row, a heading...), so a heading or a bullet
-    without final punctuation is never glued to the next sentence; then it splits each block:
+    without final punctuation is never glued to the next sentence, and a table row is one unit;
+    then it splits each block:
 
-    * ``"regex"``: terminal punctuation followed by whitespace, except after a known abbreviation
-      or before a lowercase letter. Fast, dependency-free, fooled by unknown abbreviations and by
-      abbreviations that do end a sentence ("... in the U.S. Both teams ...").
+    * ``"regex"``: terminal punctuation (``。！？`` too, without a space after it) and what follows
+      it, judged by a few rules and a table of abbreviation classes per language (titles, units,
+      months, company suffixes, times, Latin...), with inline list items as units; see
+      `chunklab.text.regex_sentences` and `chunklab.text.sentence_rules`. Fast, dependency-free.
+    * ``"pysbd"``: pySBD's rule-based segmenter (a port of the Pragmatic Segmenter) with its
+      character spans, trimmed; text its spans leave out (pySBD sometimes cannot find a sentence
+      it rewrote again) stays with the sentence before it.
     * ``"punkt"``: NLTK's Punkt with its trained English parameters (loaded offline); it learned
-      which words are abbreviations and which words tend to start sentences.
+      which words are abbreviations and which words tend to start sentences. English only.
     * ``"spacy"``: spaCy's rule-based sentencizer on a blank English pipeline (punctuation rules).
+      English only.
     * ``"spacy_model"``: the dependency parser of the trained English pipeline
       (`chunklab.models.resources.spacy_ner`, only its ``tok2vec`` and ``parser`` run), which places a
       boundary where a parse tree ends. The slowest by two orders of magnitude. Blocks are parsed
       in batches, long ones in windows of whole regex sentences of at most 20,000 characters.
+      English only.
 
-    Results are cached per ``(text, method)`` (a few dozen texts), so a slider move or a second
-    chunker on the same text splits nothing again; ``cache=False`` splits afresh (for timing).
+    `language` is one of `SENTENCE_LANGUAGES`: a code picks that language's rules; ``"auto"`` (the
+    default) detects it with `chunklab.text.language.detect_language` (a cheap look at the first
+    2,000 characters). ``"regex"`` has rules for all ten languages, ``"pysbd"`` for all but
+    Portuguese, the other three for English only (`METHOD_LANGUAGES`). Asking a method for a language
+    it has no rules for raises `ValueError`; with ``"auto"`` such a method reads the text with its
+    English rules (Punkt and spaCy do not even run the detector).
+
+    Results are cached per ``(text, method, language)`` (a few dozen texts), so a slider move or a
+    second chunker on the same text splits nothing again; ``cache=False`` splits afresh (for timing).
     """
     if method not in SENTENCE_METHODS:
         raise ValueError(f"sentence method must be one of {list(SENTENCE_METHODS)}, got {method!r}")
+    if language not in SENTENCE_LANGUAGES:
+        raise ValueError(f"sentence language must be one of {list(SENTENCE_LANGUAGES)}, got {language!r}")
+    if language != "auto" and language not in METHOD_LANGUAGES[method]:
+        raise ValueError(
+            f"the {method!r} sentence splitter has no rules for {language!r}; it knows "
+            f"{list(METHOD_LANGUAGES[method])}, the 'regex' splitter knows {list(LANGUAGES)}"
+        )
     if not cache:
-        return _split_sentences(text, method)
-    return list(_cached_sentences(text, method))
+        return _split_sentences(text, method, language)
+    return list(_cached_sentences(text, method, language))
 
 
 @functools.lru_cache(maxsize=48)
-def _cached_sentences(text: str, method: str) -> tuple[tuple[int, int], ...]:
-    return tuple(_split_sentences(text, method))
+def _cached_sentences(text: str, method: str, language: str) -> tuple[tuple[int, int], ...]:
+    return tuple(_split_sentences(text, method, language))
 
 
-def _split_sentences(text: str, method: str) -> list[tuple[int, int]]:
-    # A list item's marker ("1. ", "- ", "(a) ") is not a sentence of its own: split what follows
-    # it, then give the marker back to the item's first sentence.
-    blocks, marker_of = [], {}
+def _resolve(text: str, method: str, language: str) -> str:
+    """The language `method` reads `text` in: the one asked for, else the detected one if the method
+    has rules for it, else English."""
+    if language != "auto":
+        return language
+    supported = METHOD_LANGUAGES[method]
+    if supported == ("en",):
+        return "en"
+    detected = detect_language(text)
+    return detected if detected in supported else "en"
+
+
+def _split_sentences(text: str, method: str, language: str) -> list[tuple[int, int]]:
+    # A table row is one unit. A list item's marker ("1. ", "- ", "(a) ") is not a sentence of its
+    # own: split what follows it, then give the marker back to the item's first sentence.
+    rows, blocks, marker_of = [], [], {}
     for b0, b1 in sentence_blocks(text):
+        if text.startswith("|", b0):
+            rows.append((b0, b1))
+            continue
         marker = _LIST_MARKER.match(text, b0, b1)
         inner = trim_span(text, marker.end(), b1) if marker else (b0, b1)
         if marker and inner[0] < inner[1]:
@@ -120,8 +178,12 @@ def _split_sentences(text: str, method: str) -> list[tuple[int, int]]:
             marker_of[inner[0]] = b0
         else:
             blocks.append((b0, b1))
+    lang = _resolve(text, method, language)
     if method == "regex":
-        found: Iterable[tuple[int, int]] = (span for b in blocks for span in _regex_sentences(text, *b))
+        rules = RULES[lang]
+        found: Iterable[tuple[int, int]] = (span for b in blocks for span in regex_sentences(text, *b, rules))
+    elif method == "pysbd":
+        found = _pysbd_sentences(text, blocks, lang)
     elif method == "punkt":
         from ..models.resources import punkt_tokenizer
 
@@ -140,7 +202,25 @@ def _split_sentences(text: str, method: str) -> list[tuple[int, int]]:
         )
     if method != "regex":  # the regex splitter's spans are trimmed and non-empty already
         found = (span for span in (trim_span(text, s, e) for s, e in found) if span[0] < span[1])
-    return [(marker_of.get(s, s), e) for s, e in found]
+    spans = [(marker_of.get(s, s), e) for s, e in found]
+    return sorted(spans + rows) if rows else spans
+
+
+def _pysbd_sentences(text: str, blocks: Sequence[tuple[int, int]], language: str) -> Iterator[tuple[int, int]]:
+    """Sentence spans of each block by pySBD: each sentence runs from the start of one of pySBD's
+    character spans to the start of the next (a start inside an earlier span is ignored)."""
+    from ..models.resources import pysbd_segmenter
+
+    segmenter = pysbd_segmenter(language)
+    for b0, b1 in blocks:
+        piece = text[b0:b1]
+        starts, covered = [0], 0
+        for span in segmenter.segment(piece):
+            if span.start >= covered and span.start > starts[-1]:
+                starts.append(span.start)
+            covered = max(covered, span.end)
+        bounds = [*starts, len(piece)]
+        yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
 
 
 def _windows(text: str, blocks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -150,7 +230,7 @@ def _windows(text: str, blocks: Sequence[tuple[int, int]]) -> list[tuple[int, in
         if b1 - b0 <= _MODEL_WINDOW:
             out.append((b0, b1))
         else:
-            out.extend((s, e) for s, e, _, _ in pack(text, _regex_sentences(text, b0, b1), _MODEL_WINDOW))
+            out.extend((s, e) for s, e, _, _ in pack(text, regex_sentences(text, b0, b1, RULES["en"]), _MODEL_WINDOW))
     return out
 
 
@@ -163,39 +243,3 @@ def _spacy_sentences(
     for (b0, _), doc in zip(blocks, docs):
         for sent in doc.sents:
             yield b0 + sent.start_char, b0 + sent.end_char
-
-
-def _regex_sentences(text: str, start: int, stop: int) -> list[tuple[int, int]]:
-    """Regex sentences of ``text[start:stop]`` (offsets into `text`)."""
-    spans = []
-    for m in _SENTENCE_END.finditer(text, start, stop):
-        end = m.end()
-        if _is_abbreviation(text, m.start()) or _next_is_lowercase(text, end):
-            continue
-        spans.append(trim_span(text, start, end))
-        start = end
-    spans.append(trim_span(text, start, stop))
-    return [(s, e) for s, e in spans if s < e]
-
-
-def _is_abbreviation(text: str, dot: int) -> bool:
-    """Is the punctuation at `dot` the period of an abbreviation like "Dr." or "e.g."?
-
-    Only the last `_LONGEST_ABBREVIATION` + 1 characters before the dot are looked at: a word that
-    reaches further back is longer than every abbreviation, so it is none of them."""
-    if text[dot] != ".":
-        return False
-    word_start, limit = dot, max(0, dot - _LONGEST_ABBREVIATION - 1)
-    while word_start > limit and not text[word_start - 1].isspace() and text[word_start - 1] not in "(\"'“‘":
-        word_start -= 1
-    word = text[word_start:dot].lower()
-    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
-
-
-def _next_is_lowercase(text: str, end: int) -> bool:
-    pos = end
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos < len(text) and text[pos].islower()
-
-

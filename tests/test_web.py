@@ -103,3 +103,13 @@ def test_share_words_in_table_cells_are_kept():
             "<p>Both formats hold the same text and the same figures, page for page.</p></main></body></html>")
     text, _ = extract_web_page(page)
     assert "| PDF | 2 MB |" in text and "| Print | 40 pages |" in text
+
+
+def test_inline_escapes_come_off_and_block_start_escapes_stay():
+    page = ("<html><body><main><h1>Options</h1><p>Set keep_daily to 7 and a * b stays a product, a < b a "
+            "comparison, [draft] a word in brackets.</p><table><tr><th>Option</th></tr><tr><td>keep_monthly</td>"
+            "</tr></table><p># is the comment sign of the settings file, not a heading here.</p></main></body></html>")
+    text, _ = extract_web_page(page)
+    assert "Set keep_daily to 7 and a * b stays a product, a < b a comparison, [draft] a word" in text
+    assert "| keep_monthly |" in text
+    assert "\n\\# is the comment sign" in text, "a line that would read as a heading keeps its escape"

@@ -51,13 +51,18 @@ _SPACE = re.compile(r"\s+")
 _FENCE = re.compile(r"^(```|~~~)")
 _HEADING = re.compile(r"^(#{1,6}) +(.*?)[ \t]*$")
 _PERMALINK = re.compile(r"[ \t]*[¶§🔗]+$")
+# trafilatura's backslash escapes of inline markdown characters (keep\_daily); escapes of a line's
+# first character (\# not a heading, 1\. not a list) stay, since they keep the structure right.
+_INLINE_ESCAPE = re.compile(r"\\([*_`~\[\]<])")
 
 
 def extract_web_page(source: str) -> tuple[str, dict[str, Any]]:
     """The visible main text of the HTML page `source`, and what the extraction tells about it.
 
     Returns ``(text, metadata)``: ``text`` is markdown-like (see the module docstring), without
-    trailing spaces, with a blank line around every heading and code block; ``metadata`` holds
+    trailing spaces, with a blank line around every heading and code block, and without the
+    backslashes trafilatura puts before ``_``, ``*``, ``[``... in running text (``keep_daily`` reads
+    as on the page; the escape of a line's first character, ``\\#`` or ``1\\.``, stays); ``metadata`` holds
     ``format`` (``"markdown"``), ``extractor``, ``title`` (the page's ``<title>``, if any) and
     ``headings``: ``{"level", "title", "start", "end", "source_line"}`` for each heading of the text
     (``source_line``: the line of its element in `source`, from 1; None when the extraction made the
@@ -150,8 +155,9 @@ def _visible_text(tree: Any) -> str:
 
 
 def _tidy(text: str) -> str:
-    """Trailing spaces and permalink marks off, a blank line around every heading and code block, no
-    runs of blank lines outside code blocks (whose lines are kept as they are, but for trailing spaces)."""
+    """Trailing spaces, permalink marks and escapes of inline characters off, a blank line around every
+    heading and code block, no runs of blank lines outside code blocks (whose lines are kept as they
+    are, but for trailing spaces)."""
     out: list[str] = []
     fenced = after_block = False  # inside a code block; the last line was a heading or closed a block
     for line in (raw.rstrip() for raw in text.splitlines()):
@@ -165,6 +171,7 @@ def _tidy(text: str) -> str:
                 out.append("")
             after_block = False
             continue
+        line = _INLINE_ESCAPE.sub(r"\1", line)
         opens, heading = _FENCE.match(line) is not None, _HEADING.match(line) is not None
         if heading:
             line = _PERMALINK.sub("", line)

@@ -67,7 +67,8 @@ def chunk_files(
 ) -> Any:
     """`chunk_bag` over the files and folders `paths`, found and named as ``chunklab chunk`` does
     (`chunklab.formats.readers.find_documents`). Raises the first problem finding them (a missing path, an
-    empty folder, two documents with one name) before anything is computed."""
+    empty folder, a file of a type chunklab does not read, two documents with one name) before anything
+    is computed."""
     import dask.bag as db
 
     found = find_documents(paths)

@@ -15,6 +15,7 @@ import pytest
 
 from chunklab import load_document, load_questions
 from chunklab.core import CHUNKERS, ParameterError
+from chunklab.formats.readers import read_document
 from chunklab.pipeline.cli import UsageError, _describe, main, make_chunker, parse_value
 from chunklab.pipeline.export import json_line, read_jsonl
 from chunklab.pipeline.files import chunk_file
@@ -60,8 +61,9 @@ def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, ca
     expected = [json_line(r) for name in names for r in chunk_file(chunker, docs_dir / name, name)]
     assert target.read_text(encoding="utf-8").splitlines() == expected
     assert f"{len(expected)} chunks from {len(names)} document(s)" in err
-    # the records read back as chunks whose offsets hold in the documents
-    texts = {name: load_document(n).text for n in CORPUS for name in [load_document(n).path.name]}
+    # the records read back as chunks whose offsets hold in the documents as read (a web page: its main text)
+    texts = {load_document(n).path.name: read_document(load_document(n).path).text for n in CORPUS}
+    assert not texts["field_guide.html"].startswith("<")
     for chunk in read_jsonl(target):
         source = chunk.metadata["source"]
         if source in texts:
@@ -138,7 +140,7 @@ def test_empty_folder_and_stdout(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     status, out, err = run(["chunk", str(tmp_path / "empty"), "--strategy", "fixed"], capsys)
     assert status == 1 and out == ""
-    assert "empty: no .md" in err and "0 chunks from 0 document(s); 1 skipped" in err
+    assert "empty: no file in this folder" in err and "0 chunks from 0 document(s); 1 skipped" in err
     (tmp_path / "one.md").write_text("# One\n\nSome words here.\n")
     status, out, _ = run(["chunk", str(tmp_path / "one.md"), "--strategy", "fixed"], capsys)
     assert status == 0 and json.loads(out)["text"] == "# One\n\nSome words here."
@@ -213,10 +215,12 @@ def _own_questions(tmp_path: Path, docs_dir: Path) -> Path:
 def test_evaluate_prints_the_compare_table(docs_dir, tmp_path, capsys):
     questions = _own_questions(tmp_path, docs_dir)
     files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
-    status, out, err = run(["evaluate", *files, "--questions", str(questions), "--strategy", "fixed",
-                            "--param", "chunk_size=200", "--strategy", "fixed", "--param", "chunk_size=800",
-                            "--retriever", "bm25", "-k", "3", "--no-progress", "--out", str(tmp_path / "t.csv")],
-                           capsys)
+    argv = ["evaluate", *files, "--questions", str(questions), "--strategy", "fixed", "--param", "chunk_size=200",
+            "--strategy", "fixed", "--param", "chunk_size=800", "--retriever", "bm25", "-k", "3", "--no-progress",
+            "--out", str(tmp_path / "t.csv")]
+    status, _, err = run(argv, capsys)
+    assert status == 2 and "does not match 'field_guide.html'" in err, "the corpus spans index the page's source"
+    status, out, err = run([*argv, "--html-source"], capsys)
     assert status == 0, err
     assert "2 document(s), 12 question(s), k = 3" in out
     assert "FixedSizeChunker(chunk_size=200)" in out and "FixedSizeChunker(chunk_size=800)" in out and "recall@k" in out
@@ -255,3 +259,44 @@ def test_console_script_is_installed():
     assert script.exists(), "reinstall with `make install` (pyproject.toml declares the chunklab script)"
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "strategies" in result.stdout
+
+
+def test_a_folder_of_real_world_files_gives_clean_chunks_and_names_what_it_skipped(tmp_path, capsys):
+    """The folder of the issue: a web page with furniture, a Word file, JSON, a notebook, code in
+    several languages, a German and a Chinese notice, and two files chunklab cannot read."""
+    from test_formats_read import notebook, write_docx
+    from test_web import EXPECTED, MARKUP, PAGES, words
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    shutil.copy(PAGES / "news_seed_library.html", folder / "news.html")
+    write_docx(folder / "ops.docx")
+    (folder / "berths.json").write_text(json.dumps({"berths": [{"id": i, "depth_m": 4 + i} for i in range(30)]}),
+                                        encoding="utf-8")
+    (folder / "tides.ipynb").write_text(notebook([("markdown", "# Tides"), ("code", "import csv")]), encoding="utf-8")
+    (folder / "ring.go").write_text("package ring\n\nfunc Owner() int {\n\treturn 1\n}\n", encoding="utf-8")
+    (folder / "ring.rs").write_text("fn owner() -> u32 {\n    1\n}\n", encoding="utf-8")
+    (folder / "hinweis.txt").write_text("Die Fähre fährt bis zum 3. Mai nur stündlich. Danach gilt wieder "
+                                        "der Sommerfahrplan.\n", encoding="utf-8")
+    (folder / "通知.txt").write_text("渡轮五月三日前每小时一班。之后恢复夏季时刻表！\n", encoding="utf-8")
+    (folder / "budget.xlsx").write_bytes(b"PK\x03\x04")
+    (folder / "photo.png").write_bytes(b"\x89PNG")
+    target = tmp_path / "out.jsonl"
+    status, out, err = run(["chunk", str(folder), "--strategy", "recursive", "--out", str(target), "--jobs", "2",
+                            "--no-progress"], capsys)
+    assert status == 1 and "Traceback" not in err
+    assert f"chunklab: {len(read_jsonl(target))} chunks from 8 document(s) to {target}; 2 skipped: " in err
+    assert f"{folder / 'budget.xlsx'}, {folder / 'photo.png'}" in err.splitlines()[-1]
+    chunks = read_jsonl(target)
+    by_source = {}
+    for chunk in chunks:
+        by_source.setdefault(chunk.metadata["source"], []).append(chunk)
+    assert sorted(by_source) == sorted(["news.html", "ops.docx", "berths.json", "tides.ipynb", "ring.go", "ring.rs",
+                                        "hinweis.txt", "通知.txt"])
+    for source, pieces in by_source.items():
+        document = read_document(folder / source)
+        assert all(document.text[c.start : c.end] == c.text for c in pieces)
+        assert not any(MARKUP.search(c.text) for c in pieces), source
+        assert words(" ".join(c.text for c in pieces)) == words(document.text), f"{source}: text lost"
+    news = words(" ".join(c.text for c in by_source["news.html"]))
+    assert all(words(passage) in news for passage in EXPECTED["news_seed_library.html"]["main"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from chunklab import load_document
 from chunklab.formats.parse import document_blocks
 from chunklab.strategies import CodeChunker
@@ -94,3 +96,80 @@ def test_code_spans_reports_definitions_and_is_empty_on_blank_input():
     source = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
     spans = code_spans(source, 0, len(source), 100)
     assert [m["definitions"] for _, _, m in spans] == [("def a", "def b")]
+
+
+# --- other languages, through tree-sitter ------------------------------------------------------------
+# One small file per language: two top-level definitions (the second documented by a comment above it),
+# with something before them. Each must come out as its own chunk at a small size, the comment with it.
+SOURCES = {
+    "javascript": ("import fs from 'fs';\n\nexport function load(path) {\n  return fs.readFileSync(path);\n}\n\n"
+                   "// Counts the berths.\nclass Harbour {\n  count() {\n    return 3;\n  }\n}\n",
+                   ("function load", "class Harbour")),
+    "typescript": ("import { x } from './x';\n\nexport interface Berth {\n  length: number;\n}\n\n"
+                   "// The harbour.\nexport class Harbour {\n  count(): number {\n    return 3;\n  }\n}\n",
+                   ("interface Berth", "class Harbour")),
+    "tsx": ("import React from 'react';\n\nexport function Berth(props: { n: number }) {\n  return <li>{props.n}</li>;\n}"
+            "\n\n// A list of berths.\nexport const List = () => <ul><Berth n={1} /></ul>;\n", ("function Berth", "")),
+    "go": ("package harbour\n\nimport \"fmt\"\n\nfunc Load(path string) string {\n\treturn path\n}\n\n"
+           "// Harbour holds berths.\ntype Harbour struct {\n\tberths int\n}\n", ("function Load", "type Harbour")),
+    "rust": ("use std::fs;\n\npub fn load(path: &str) -> String {\n    fs::read_to_string(path).unwrap()\n}\n\n"
+             "/// The harbour.\npub struct Harbour {\n    berths: u32,\n}\n", ("function load", "struct Harbour")),
+    "java": ("package harbour;\n\nimport java.util.List;\n\npublic interface Loader {\n    String load(String path);\n}\n\n"
+             "// The harbour.\nclass Harbour {\n    int berths() { return 3; }\n}\n", ("interface Loader", "class Harbour")),
+    "c": ("#include <stdio.h>\n\nint load(const char *path) {\n    return path != 0;\n}\n\n"
+          "/* The harbour. */\nstruct harbour {\n    int berths;\n};\n", ("function load", "")),
+    "cpp": ("#include <string>\n\nint load(const std::string &path) {\n    return path.size();\n}\n\n"
+            "// The harbour.\nclass Harbour {\n  int berths = 3;\n};\n", ("function load", "class Harbour")),
+    "c_sharp": ("using System;\n\npublic interface ILoader {\n    string Load(string path);\n}\n\n"
+                "// The harbour.\npublic class Harbour {\n    public int Berths() { return 3; }\n}\n",
+                ("interface ILoader", "class Harbour")),
+    "ruby": ("require 'json'\n\ndef load(path)\n  File.read(path)\nend\n\n"
+             "# The harbour.\nclass Harbour\n  def berths\n    3\n  end\nend\n", ("method load", "class Harbour")),
+    "php": ("<?php\nnamespace Harbour;\n\nfunction load($path) {\n    return file_get_contents($path);\n}\n\n"
+            "// The harbour.\nclass Harbour {\n    public function berths() { return 3; }\n}\n",
+            ("function load", "class Harbour")),
+    "bash": ("#!/bin/bash\nset -euo pipefail\n\nload() {\n  cat \"$1\"\n}\n\n"
+             "# Counts the berths.\nberths() {\n  echo 3\n}\n", ("function load", "function berths")),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SOURCES))
+def test_every_language_is_cut_between_its_top_level_definitions(language):
+    source, (first, second) = SOURCES[language]
+    chunks = CodeChunker(chunk_size=70, language=language)(source)
+    assert all(source[c.start : c.end] == c.text and len(c) <= 70 for c in chunks)
+    assert all(c.metadata["language"] == language for c in chunks)
+    line_start = [source.rfind("\n", 0, c.start) + 1 for c in chunks]
+    assert all(not source[s : c.start].strip() for s, c in zip(line_start, chunks)), "cuts at line starts (indent aside)"
+    labels = [c.metadata["definitions"] for c in chunks]
+    if first:
+        assert any(first in held for held in labels), labels
+    if second:
+        holder = next(c for c in chunks if second in c.metadata["definitions"])
+        comment = source[source.index("\n\n", source.index(first.split()[-1])) + 2 :].splitlines()[0]
+        assert holder.text.startswith(comment), "the comment above a definition goes with it"
+
+
+def test_a_big_definition_is_split_inside_its_body_with_its_first_line_as_context():
+    go = "package ring\n\nfunc Owner(nodes []int, key int) int {\n" + "".join(
+        f"\tif key < {n} {{\n\t\treturn {n}\n\t}}\n" for n in range(0, 100, 10)) + "\treturn nodes[0]\n}\n"
+    chunks = CodeChunker(chunk_size=120, language="go")(go)
+    inside = [c for c in chunks if c.metadata.get("context")]
+    assert inside and all(c.metadata["context"] == "func Owner(nodes []int, key int) int {" for c in inside)
+    assert all(c.text.startswith(("if", "return", "package", "func")) for c in chunks)
+
+
+def test_fences_name_their_language_by_any_usual_alias():
+    text = "# Two snippets\n\n```rs\nfn a() {}\n\nfn b() {}\n```\n\n```js\nfunction c() {}\n```\n"
+    chunks = CodeChunker(chunk_size=26)(text)
+    assert [(c.metadata["modality"], c.metadata.get("language")) for c in chunks] == [
+        ("prose", None), ("code", "rust"), ("code", "rust"), ("code", "javascript")]
+
+
+def test_a_language_without_its_grammar_is_refused_with_the_install_hint(monkeypatch):
+    from chunklab.core import ParameterError
+    from chunklab.strategies import code
+
+    monkeypatch.setattr(code, "grammar_available", lambda language: False)
+    with pytest.raises(ParameterError, match=r"'go' needs tree-sitter and tree-sitter-go \(pip install 'chunklab\[code\]'\)"):
+        CodeChunker(language="go")

@@ -67,6 +67,30 @@ SCRIPT = textwrap.dedent(
         collection = store.index_chunks(folder, chunker, chunker(doc.text[:4000], source=doc.name))
         hits = store.query(folder, collection.name, "How do I install it?", k=3, where=[f"source={doc.name}"])
         assert len(hits) == 3 and all(doc.text[h.chunk.start : h.chunk.end] == h.chunk.text for h in hits)
+
+    # The readers of real documents and the framework adapters (llama-index has been known to fetch
+    # NLTK data): a web page, a Word file, Go through tree-sitter, LangChain and LlamaIndex.
+    import io
+    import docx
+    from chunklab.formats.docx import read_docx
+    from chunklab.formats.web import extract_web_page
+    from chunklab.strategies import CodeChunker
+
+    page = "<html><body><nav>Menu</nav><main><h1>Tides</h1><p>" + "The tide turns at four. " * 20 + "</p></main>"
+    assert extract_web_page(page + "</body></html>")[0].startswith("# Tides\\n\\nThe tide turns")
+    buffer = io.BytesIO()
+    word = docx.Document()
+    word.add_heading("Harbour", 0)
+    word.save(buffer)
+    assert read_docx(io.BytesIO(buffer.getvalue()))[0] == "# Harbour"
+    assert CodeChunker(language="go")("package a\\n\\nfunc B() {}\\n")[0].metadata["definitions"] == ("function B",)
+    from llama_index.core import Document as LlamaDocument
+    from chunklab.integrations.langchain import ChunklabTextSplitter
+    from chunklab.integrations.llama_index import ChunklabNodeParser
+
+    assert ChunklabTextSplitter("markdown").create_documents([doc.text])
+    nodes = ChunklabNodeParser.from_strategy("sentence").get_nodes_from_documents([LlamaDocument(text=doc.text)])
+    assert all(doc.text[n.start_char_idx : n.end_char_idx] == n.text for n in nodes)
     assert not attempts, f"network access attempted: {attempts}"
     print("offline ok")
     """

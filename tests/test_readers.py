@@ -10,6 +10,7 @@ import pytest
 
 from chunklab import list_documents, load_document, load_questions
 from chunklab.formats.readers import (
+    KIND_BY_SUFFIX,
     DocumentError,
     DocumentNotFound,
     find_documents,
@@ -24,20 +25,36 @@ REPORT = load_document("report")
 def test_every_corpus_document_reads_the_same_through_the_public_reader():
     for name in list_documents():
         doc = load_document(name)
-        mine = read_document(doc.path, name)
+        mine = read_document(doc.path, name, html_source=True)
         assert mine.text == doc.text, name
         assert mine.name == name and mine.kind in ("markdown", "text", "csv", "html", "pdf")
         assert mine.metadata["char_count"] == len(doc.text)
         assert mine.metadata.get("pages") == doc.metadata.get("pages")
 
 
+def test_a_web_page_reads_as_its_main_text_and_the_corpus_keeps_the_source():
+    source = load_document("field_guide")
+    assert source.text.lstrip().startswith("<!DOCTYPE html>"), "the corpus reads the HTML source"
+    page = read_document(source.path)
+    assert page.kind == "html" and page.metadata["format"] == "markdown"
+    assert page.text.startswith("# Tide Pool Field Guide\n\n## Introduction\n")
+    assert "<" not in page.text and "</" not in page.text
+    assert page.metadata["char_count"] == len(page.text) < len(source.text)
+    for heading in page.metadata["headings"]:
+        line = page.text[heading["start"] : heading["end"]]
+        assert line == "#" * heading["level"] + " " + heading["title"]
+        source_line = source.text.splitlines()[heading["source_line"] - 1]
+        assert f">{heading['title']}<" in source_line, (heading, source_line)
+
+
 def test_text_files_are_read_byte_exactly(tmp_path):
     raw = "\ufeff# Title\r\n\r\nCaf\u00e9 \u2014 na\u00efve\r\nlast line without newline".encode()
-    kinds = [(".md", "markdown"), (".txt", "text"), (".html", "html"), (".csv", "csv"), (".MD", "markdown")]
+    kinds = [(".md", "markdown"), (".txt", "text"), (".html", "html"), (".csv", "csv"), (".MD", "markdown"),
+             (".go", "code")]
     for suffix, kind in kinds:
         path = tmp_path / f"doc{suffix}"
         path.write_bytes(raw)
-        doc = read_document(path)
+        doc = read_document(path, html_source=True)
         assert doc.text.encode() == raw, suffix
         assert (doc.kind, doc.name, doc.path) == (kind, path.name, path)
         assert doc.metadata["line_count"] == 4 and doc.metadata["word_count"] == 9
@@ -96,9 +113,14 @@ def test_missing_folder_and_unsupported_files(tmp_path):
     (tmp_path / "dir.md").mkdir()
     with pytest.raises(DocumentError, match="is a folder"):
         read_text(tmp_path / "dir.md")
+    (tmp_path / "sheet.xlsx").write_bytes(b"PK")
+    with pytest.raises(DocumentError, match=r"sheet\.xlsx: unsupported file type '\.xlsx'; supported: \.md"):
+        read_document(tmp_path / "sheet.xlsx")
     (tmp_path / "notes.docx").write_bytes(b"PK")
-    with pytest.raises(DocumentError, match=r"notes\.docx: unsupported file type '\.docx'; supported: \.md"):
+    with pytest.raises(DocumentError, match=r"notes\.docx: not a readable Word document: BadZipFile"):
         read_document(tmp_path / "notes.docx")
+    with pytest.raises(DocumentNotFound, match=r"gone\.docx: no such file"):
+        read_document(tmp_path / "gone.docx")
 
 
 def test_find_documents_walks_folders_in_a_stable_order(tmp_path):
@@ -109,7 +131,9 @@ def test_find_documents_walks_folders_in_a_stable_order(tmp_path):
     extra = tmp_path.parent / f"{tmp_path.name}-single.txt"
     extra.write_text("single")
     found = find_documents([tmp_path, extra])
-    assert found.problems == []
+    assert [str(p) for p in found.problems] == [
+        f"{tmp_path / 'image.png'}: unsupported file type '.png'; supported: " + ", ".join(KIND_BY_SUFFIX)
+    ], "a file in a folder that cannot be read is reported, never dropped in silence"
     assert [name for name, _ in found.files] == ["a/b.csv", "a/z.txt", "b.md", "c.HTML", extra.name]
     assert all(path.is_file() for _, path in found.files)
 
@@ -126,7 +150,7 @@ def test_find_documents_reports_problems_and_keeps_the_rest(tmp_path):
     assert [name for name, _ in found.files] == ["same.md"]
     messages = [str(p) for p in found.problems]
     assert len(messages) == 4
-    assert "empty: no .md" in messages[0]
+    assert "empty: no file in this folder" in messages[0]
     assert "missing: no such file or folder" in messages[1]
     assert "another document is also named 'same.md'" in messages[2]
     assert "unsupported file type '.jpg'" in messages[3]

@@ -6,7 +6,9 @@ whose ``text`` is *exactly* the string chunkers receive and that the
 question spans in ``data/questions_dev.jsonl`` and ``data/questions_test.jsonl`` index into:
 
 * text-like files (markdown, text, legal, csv, transcript, html, mixed) are
-  read as they are on disk: UTF-8, no newline translation, markup included;
+  read as they are on disk: UTF-8, no newline translation, markup included (the HTML pages too: the
+  question spans index their source, and the course's markup lessons chunk it, where a learner's
+  own web pages are read as their main text by `chunklab.formats.readers.read_document`);
 * the PDF is read with :func:`chunklab.formats.pdf.read_pdf`: page texts joined with a
   blank line and a form feed (``"\\n\\n\\f"``), running headers and footers kept,
   and the character span of every page in ``metadata["pages"]``.
@@ -136,7 +138,7 @@ def load_document(name: str) -> Document:
     if kind not in KINDS:
         raise ValueError(f"document {name!r} has unknown kind {kind!r}; expected one of {KINDS}")
 
-    text, metadata = read_contents(path, pdf=kind == "pdf")
+    text, metadata = read_contents(path, html_source=True)
     if "source" in entry:
         metadata["source_path"] = root / entry["source"]
     if "description" in entry:

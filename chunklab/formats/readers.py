@@ -18,6 +18,7 @@ reads a question set in the JSONL shape of ``data/questions_dev.jsonl``, checkin
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pathlib
@@ -26,7 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .code import LANGUAGE_BY_SUFFIX
 from .document import Document
+from .json_spans import json_lines_tree, json_tree
 
 __all__ = [
     "KIND_BY_SUFFIX",
@@ -40,10 +43,12 @@ __all__ = [
     "read_text",
 ]
 
-#: The supported file extensions (lower-case) and the document kind each is read as.
+#: The supported file extensions (lower-case) and the document kind each is read as (every source
+#: code extension of `chunklab.formats.code.LANGUAGE_BY_SUFFIX` is read as ``"code"``).
 KIND_BY_SUFFIX = types.MappingProxyType(
     {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html", ".csv": "csv",
-     ".pdf": "pdf"}
+     ".pdf": "pdf", ".docx": "docx", ".json": "json", ".jsonl": "jsonl", ".ipynb": "ipynb",
+     **dict.fromkeys(LANGUAGE_BY_SUFFIX, "code")}
 )
 
 
@@ -60,6 +65,18 @@ def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
 
 
+def _read_bytes(path: pathlib.Path) -> bytes:
+    """The file's bytes; `DocumentNotFound` or `DocumentError` (folder, permission...) naming the path."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as error:
+        raise DocumentNotFound(f"{path}: no such file") from error
+    except IsADirectoryError as error:
+        raise DocumentError(f"{path}: is a folder, not a file") from error
+    except OSError as error:
+        raise DocumentError(f"{path}: cannot read it: {_reason(error)}") from error
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The file's bytes decoded as UTF-8, byte-exactly (no newline translation).
 
@@ -67,14 +84,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
     or not UTF-8 (the message gives the first bad byte and its offset in the file).
     """
     path = pathlib.Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as error:
-        raise DocumentNotFound(f"{path}: no such file") from error
-    except IsADirectoryError as error:
-        raise DocumentError(f"{path}: is a folder, not a file") from error
-    except OSError as error:
-        raise DocumentError(f"{path}: cannot read it: {_reason(error)}") from error
+    data = _read_bytes(path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -84,36 +94,104 @@ def read_text(path: str | os.PathLike[str]) -> str:
         ) from error
 
 
-def read_contents(path: str | os.PathLike[str], pdf: bool = False) -> tuple[str, dict[str, Any]]:
+def read_contents(path: str | os.PathLike[str], html_source: bool = False) -> tuple[str, dict[str, Any]]:
     """The text chunkers receive from `path`, and what reading it tells about it.
+
+    How the file is read follows its extension (`KIND_BY_SUFFIX`; an unknown one is read as text):
+
+    * text, markdown, CSV, JSON, JSON Lines and source code: the file's text, byte-exactly (a JSON
+      or JSON Lines file must hold valid JSON, so that its chunks can follow its values);
+    * a web page: its visible main text as markdown (`chunklab.formats.web.extract_web_page`), unless
+      `html_source` is True: then its HTML source, markup included, as the course corpus reads its
+      pages (their question spans index the source, and the markup lessons chunk it);
+    * a PDF: its pages' text (`chunklab.formats.pdf.read_pdf`); a Word document: markdown-like text
+      (`chunklab.formats.docx.read_docx`); a notebook: its cells as markdown, code fenced
+      (`chunklab.formats.notebook.read_notebook`).
 
     The metadata always holds ``char_count``, ``word_count`` (whitespace-separated) and
     ``line_count``; for a PDF also ``pages`` (the ``(start, end)`` span of each page in the text) and
-    ``page_count``. Raises `DocumentError` (or `DocumentNotFound`) naming the path.
+    ``page_count``; ``format`` (``"markdown"``) for text converted to markdown (a web page, a Word
+    document, a notebook), with the ``title``, the web page's ``extractor`` and ``headings``, the
+    notebook's ``cells``; ``language`` for source code and notebooks. Raises `DocumentError` (or
+    `DocumentNotFound`) naming the path.
     """
+    path = pathlib.Path(path)
+    kind = KIND_BY_SUFFIX.get(path.suffix.lower(), "text")
     metadata: dict[str, Any] = {}
-    if pdf:
-        from .pdf import read_pdf
-
-        path = pathlib.Path(path)
-        try:
-            text, pages = read_pdf(path)
-        except ImportError as error:
-            raise DocumentError(f"{path}: reading a PDF needs pypdf (pip install 'chunklab[pdf]')") from error
-        except FileNotFoundError as error:
-            raise DocumentNotFound(f"{path}: no such file") from error
-        except ValueError as error:
-            raise DocumentError(str(error)) from error
-        except OSError as error:
-            raise DocumentError(f"{path}: cannot read it: {_reason(error)}") from error
-        metadata["pages"] = [tuple(span) for span in pages]
-        metadata["page_count"] = len(pages)
+    if kind == "pdf":
+        text = _read_pdf(path, metadata)
+    elif kind == "docx":
+        text = _converted(path, "docx", metadata)
     else:
         text = read_text(path)
+        if kind == "html" and not html_source:
+            text = _converted(path, "html", metadata, text)
+        elif kind == "ipynb":
+            text = _converted(path, "ipynb", metadata, text)
+        elif kind in ("json", "jsonl"):
+            _check_json(path, text, kind)
+        elif kind == "code":
+            metadata["language"] = LANGUAGE_BY_SUFFIX[path.suffix.lower()]
     metadata["char_count"] = len(text)
     metadata["word_count"] = len(text.split())
     metadata["line_count"] = len(text.splitlines())
     return text, metadata
+
+
+def _read_pdf(path: pathlib.Path, metadata: dict[str, Any]) -> str:
+    from .pdf import read_pdf
+
+    try:
+        text, pages = read_pdf(path)
+    except ImportError as error:
+        raise DocumentError(f"{path}: reading a PDF needs pypdf (pip install 'chunklab[pdf]')") from error
+    except FileNotFoundError as error:
+        raise DocumentNotFound(f"{path}: no such file") from error
+    except ValueError as error:
+        raise DocumentError(str(error)) from error
+    except OSError as error:
+        raise DocumentError(f"{path}: cannot read it: {_reason(error)}") from error
+    metadata["pages"] = [tuple(span) for span in pages]
+    metadata["page_count"] = len(pages)
+    return text
+
+
+#: What each converted kind needs installed, for the error message when it is missing.
+_NEEDS = {"html": "trafilatura (pip install 'chunklab[web]')", "docx": "python-docx (pip install 'chunklab[docx]')"}
+
+
+def _converted(path: pathlib.Path, kind: str, metadata: dict[str, Any], source: str | None = None) -> str:
+    """The text of a web page, Word document or notebook, its reader's metadata added to `metadata`."""
+    data = _read_bytes(path) if kind == "docx" else b""
+    try:
+        if kind == "html":
+            from .web import extract_web_page
+
+            text, found = extract_web_page(source or "")
+        elif kind == "docx":
+            from .docx import read_docx
+
+            text, found = read_docx(io.BytesIO(data))
+        else:
+            from .notebook import read_notebook
+
+            text, found = read_notebook(source or "")
+    except ImportError as error:
+        raise DocumentError(f"{path}: reading it needs {_NEEDS[kind]}") from error
+    except ValueError as error:
+        raise DocumentError(f"{path}: {error}") from error
+    metadata.update(found)
+    return text
+
+
+def _check_json(path: pathlib.Path, text: str, kind: str) -> None:
+    """Raise `DocumentError` unless `text` is one JSON value (``json``) or JSON Lines (``jsonl``)."""
+    if not text.strip():
+        return
+    try:
+        json_tree(text) if kind == "json" else json_lines_tree(text)
+    except ValueError as error:
+        raise DocumentError(f"{path}: not valid {'JSON' if kind == 'json' else 'JSON Lines'}: {error}") from error
 
 
 def _kind(path: pathlib.Path) -> str:
@@ -125,16 +203,18 @@ def _kind(path: pathlib.Path) -> str:
     return kind
 
 
-def read_document(path: str | os.PathLike[str], name: str | None = None) -> Document:
+def read_document(path: str | os.PathLike[str], name: str | None = None, html_source: bool = False) -> Document:
     """Read one supported file into a `Document` (kind from its extension, see `KIND_BY_SUFFIX`).
 
     `name` (default: the file name) becomes the document's name, the ``source`` of its chunks and
-    the ``doc`` that questions about it refer to. Raises `DocumentError` naming the path and the
-    reason when the file is missing, of an unsupported type, unreadable, not UTF-8, or a corrupt PDF.
+    the ``doc`` that questions about it refer to. A web page's text is its visible main text as
+    markdown, or its HTML source with `html_source` (see `read_contents`). Raises `DocumentError`
+    naming the path and the reason when the file is missing, of an unsupported type, unreadable, not
+    UTF-8, or a corrupt PDF.
     """
     path = pathlib.Path(path)
     kind = _kind(path)
-    text, metadata = read_contents(path, pdf=kind == "pdf")
+    text, metadata = read_contents(path, html_source=html_source)
     name = path.name if name is None else name
     return Document(name=name, title=name, kind=kind, text=text, path=path,
                     metadata=types.MappingProxyType(metadata))
@@ -152,17 +232,20 @@ def find_documents(paths: Iterable[str | os.PathLike[str]]) -> FoundDocuments:
     """Expand files and folders into the supported files to read, in a stable order.
 
     A file given directly must have a supported extension and is named by its file name. A folder is
-    searched recursively for supported files (hidden files and folders skipped), each named by its
+    searched recursively (hidden files and folders skipped); its supported files are named by their
     path inside the folder (``guides/install.md``), in sorted order. A path that does not exist, a
-    file of an unsupported type, a folder without a supported file and two documents with the same
-    name are reported in ``problems`` (one `DocumentError` each); everything else is still returned.
+    file of an unsupported type (given directly or found in a folder: nothing is dropped without a
+    word), an empty folder and two documents with the same name are reported in ``problems`` (one
+    `DocumentError` each); everything else is still returned.
     """
     found = FoundDocuments()
     owner: dict[str, pathlib.Path] = {}
     for given in paths:
         path = pathlib.Path(given)
         try:
-            for name, file in _expand(path):
+            expanded, unsupported = _expand(path)
+            found.problems.extend(unsupported)
+            for name, file in expanded:
                 if name in owner:
                     found.problems.append(
                         DocumentError(f"{file}: another document is also named {name!r} ({owner[name]}); rename one")
@@ -175,20 +258,29 @@ def find_documents(paths: Iterable[str | os.PathLike[str]]) -> FoundDocuments:
     return found
 
 
-def _expand(path: pathlib.Path) -> list[tuple[str, pathlib.Path]]:
+def _expand(path: pathlib.Path) -> tuple[list[tuple[str, pathlib.Path]], list[DocumentError]]:
+    """The supported files under `path` (named by their path inside a folder) and a problem for each
+    file of an unsupported type found in a folder."""
     if path.is_dir():
         files = sorted(
-            (p for p in path.rglob("*") if p.suffix.lower() in KIND_BY_SUFFIX and not _hidden(p.relative_to(path))),
+            (p for p in path.rglob("*") if not _hidden(p.relative_to(path)) and not p.is_dir()),
             key=lambda p: p.relative_to(path).as_posix(),
         )
-        files = [p for p in files if not p.is_dir()]
         if not files:
-            raise DocumentError(f"{path}: no {', '.join(KIND_BY_SUFFIX)} file in this folder")
-        return [(p.relative_to(path).as_posix(), p) for p in files]
+            raise DocumentError(f"{path}: no file in this folder")
+        supported = [p for p in files if p.suffix.lower() in KIND_BY_SUFFIX]
+        problems = []
+        for file in files:
+            if file.suffix.lower() not in KIND_BY_SUFFIX:
+                try:
+                    _kind(file)
+                except DocumentError as problem:
+                    problems.append(problem)
+        return [(p.relative_to(path).as_posix(), p) for p in supported], problems
     if not path.exists() and not path.is_symlink():
         raise DocumentNotFound(f"{path}: no such file or folder")
     _kind(path)
-    return [(path.name, path)]
+    return [(path.name, path)], []
 
 
 def _hidden(relative: pathlib.Path) -> bool:

@@ -4,20 +4,24 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 
 * ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges.
 * ``chunklab chunk PATH... --strategy NAME [--param KEY=VALUE]... [--out chunks.jsonl] [--jobs N]``:
-  chunk files and folders of .md, .txt, .html, .csv and .pdf (`chunklab.formats.readers`) into JSON Lines,
-  one chunk record per line (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs``
-  is. A file that cannot be read is reported with its path and the reason and the run goes on;
-  each document's records are written as soon as it is done; the exit status is 1 if anything was
-  skipped.
+  chunk files and folders (markdown, text, web pages, CSV, PDF, Word, JSON, JSON Lines, notebooks
+  and source code: `chunklab.formats.readers`) into JSON Lines, one chunk record per line
+  (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs`` is. A file that cannot
+  be read (a type chunklab does not read included) is reported with its path and the reason as the
+  run goes on, and named again in the closing summary; each document's records are written as soon
+  as it is done; the exit status is 1 if anything was skipped.
 * ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]...``: the
   `chunklab.evaluation.comparison.compare` table for your own documents and questions.
+
+Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
+as their HTML source instead, markup included (for question spans that index the source).
 * ``chunklab index PATH... --store DIR --strategy NAME [--param ...]...``: one ChromaDB collection
   per strategy and parameters (`chunklab.pipeline.store`).
 * ``chunklab query --store DIR --collection NAME "question" [--where KEY=VALUE]...``: the top-k
   chunks of a collection, with metadata filters.
 
-``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param size=200
---strategy fixed --param size=800`` measures two chunkers. Values are parsed to the parameter's
+``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param chunk_size=200
+--strategy fixed --param chunk_size=800`` measures two chunkers. Values are parsed to the parameter's
 annotated type and checked by the chunker itself (its `chunklab.core.ParameterError`).
 
 Exit status: 0 on success, 1 if a document could not be read or chunked, 2 for a usage error (an
@@ -161,10 +165,12 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _chunk_task(chunker: Chunker, path: Path, name: str) -> tuple[list[dict[str, Any]] | None, str | None]:
+def _chunk_task(
+    chunker: Chunker, path: Path, name: str, html_source: bool
+) -> tuple[list[dict[str, Any]] | None, str | None]:
     """Worker: one file's records, or None and the reason it was skipped."""
     try:
-        return chunk_file(chunker, path, name), None
+        return chunk_file(chunker, path, name, html_source), None
     except DocumentError as error:
         return None, str(error)
     except Exception as error:  # a chunker failing on one document must not stop the others
@@ -190,22 +196,23 @@ def _in_order(function: Callable[..., Any], tasks: Sequence[tuple], jobs: int) -
 
 
 def _chunked_files(
-    chunker: Chunker, paths: Sequence[str], jobs: int, progress: bool | None, problems: list[str]
+    chunker: Chunker, args: argparse.Namespace, problems: list[str]
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """``(name, records)`` of every readable document under `paths`, in input order; what could not
-    be read is appended to `problems` (and reported on stderr) as it happens."""
+    """``(name, records)`` of every readable document under ``args.paths``, in input order (``--jobs``
+    workers, ``--html-source`` and ``--progress`` from `args`); what could not be read is appended
+    to `problems` (and reported on stderr) as it happens."""
     from tqdm.auto import tqdm
 
-    found = find_documents(paths)
+    found = find_documents(args.paths)
     for problem in found.problems:
         _report(problems, str(problem))
-    tasks = [(chunker, path, name) for name, path in found.files]
+    tasks = [(chunker, path, name, args.html_source) for name, path in found.files]
     # tqdm's disable=None: a bar only when standard error is a terminal.
-    disable = None if progress is None else not progress
+    disable = None if args.progress is None else not args.progress
     done = 0
     with tqdm(total=len(tasks), desc=f"chunk ({chunker.name})", unit="doc", disable=disable) as bar:
         try:
-            for (_, _, name), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, jobs)):
+            for (_, _, name, _), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, args.jobs)):
                 done += 1
                 bar.update()
                 if problem is not None:
@@ -214,7 +221,7 @@ def _chunked_files(
                     yield name, records
         except BrokenProcessPool as error:
             # A worker was killed (out of memory, a crash in native code): what is written stays written.
-            for _, path, _ in tasks[done:]:
+            for _, path, _, _ in tasks[done:]:
                 _report(problems, f"{path}: not chunked: a worker process died ({error})")
 
 
@@ -272,7 +279,7 @@ def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
     written = documents = 0
     target = out if args.out == "-" else open(args.out, "w", encoding="utf-8")
     try:
-        for _, records in _chunked_files(chunker, args.paths, args.jobs, args.progress, problems):
+        for _, records in _chunked_files(chunker, args, problems):
             target.writelines(json_line(record) + "\n" for record in records)
             target.flush()
             written += len(records)
@@ -281,8 +288,14 @@ def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
         if target is not out:
             target.close()
     where = "" if args.out == "-" else f" to {args.out}"
-    print(f"chunklab: {written} chunks from {documents} document(s){where}; {len(problems)} skipped", file=sys.stderr)
+    skipped = f"{len(problems)} skipped" + (": " + ", ".join(_named(problems)) if problems else "")
+    print(f"chunklab: {written} chunks from {documents} document(s){where}; {skipped}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _named(problems: Sequence[str]) -> list[str]:
+    """The file or folder each problem is about (every message starts with its path and a colon)."""
+    return [problem.partition(": ")[0] for problem in problems]
 
 
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
@@ -294,7 +307,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     documents = []
     for name, path in found.files:
         try:
-            documents.append(read_document(path, name))
+            documents.append(read_document(path, name, html_source=args.html_source))
         except DocumentError as error:
             problems.append(str(error))
     if problems:
@@ -335,7 +348,7 @@ def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     client = None  # the store is created only when there is something to put in it
     problems: list[str] = []
     for chunker in chunkers:
-        chunks = [c for _, records in _chunked_files(chunker, args.paths, args.jobs, args.progress, problems)
+        chunks = [c for _, records in _chunked_files(chunker, args, problems)
                   for c in from_dicts(records)]
         if not chunks:
             print(f"chunklab index: no chunks to index for {chunker!r}", file=sys.stderr)
@@ -369,10 +382,10 @@ def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 # -- the parser ------------------------------------------------------------------------------------
 _EXAMPLES = """examples:
   chunklab strategies
-  chunklab chunk docs/ --strategy fixed --param size=400 --param overlap=40 --out chunks.jsonl
-  chunklab evaluate docs/ --questions questions.jsonl --strategy fixed --param size=300 \\
-      --strategy fixed --param size=1200
-  chunklab index docs/ --store chroma-db --strategy fixed --param size=400
+  chunklab chunk docs/ --strategy fixed --param chunk_size=400 --param chunk_overlap=40 --out chunks.jsonl
+  chunklab evaluate docs/ --questions questions.jsonl --strategy fixed --param chunk_size=300 \\
+      --strategy fixed --param chunk_size=1200
+  chunklab index docs/ --store chroma-db --strategy fixed --param chunk_size=400
   chunklab query --store chroma-db --collection fixed-6953daa7 --where source=report.pdf "What changed in 2025?"
 """
 
@@ -388,11 +401,14 @@ def build_parser() -> argparse.ArgumentParser:
     strategies.set_defaults(run=_cmd_strategies)
 
     def documents(sub: argparse.ArgumentParser, several: bool) -> None:
-        sub.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (.md .txt .html .csv .pdf)")
+        sub.add_argument("paths", nargs="+", metavar="PATH",
+                         help="files or folders (.md .txt .html .csv .pdf .docx .json .jsonl .ipynb, source code)")
         sub.add_argument("--strategy", dest="strategies", action=_StrategyAction, required=True, metavar="NAME",
                          help="a registered strategy" + (" (repeat for several)" if several else ""))
         sub.add_argument("--param", dest="params", action=_StrategyAction, metavar="KEY=VALUE",
                          help="a parameter of the --strategy before it (repeatable)")
+        sub.add_argument("--html-source", action="store_true",
+                         help="read web pages as their HTML source, markup included (default: their main text)")
         sub.add_argument("--progress", dest="progress", action="store_true", default=None,
                          help="always show the progress bar (default: only on a terminal)")
         sub.add_argument("--no-progress", dest="progress", action="store_false", help="never show it")

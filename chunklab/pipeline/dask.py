@@ -12,7 +12,7 @@ On a laptop::
     from chunklab.strategies import FixedSizeChunker
 
     with LocalCluster(n_workers=2) as cluster, Client(cluster):
-        records = chunk_files(["docs/"], FixedSizeChunker(size=400)).compute()
+        records = chunk_files(["docs/"], FixedSizeChunker(chunk_size=400)).compute()
 
 On a cluster, connect to its scheduler instead (``Client("tcp://scheduler-host:8786")``); the
 workers must see the files at the same paths (a shared file system), or pass `chunklab.Document`
@@ -67,7 +67,8 @@ def chunk_files(
 ) -> Any:
     """`chunk_bag` over the files and folders `paths`, found and named as ``chunklab chunk`` does
     (`chunklab.formats.readers.find_documents`). Raises the first problem finding them (a missing path, an
-    empty folder, two documents with one name) before anything is computed."""
+    empty folder, a file of a type chunklab does not read, two documents with one name) before anything
+    is computed."""
     import dask.bag as db
 
     found = find_documents(paths)

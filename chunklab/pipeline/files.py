@@ -9,21 +9,28 @@ same records for the same files.
 For a document with page spans (a PDF read by `chunklab.formats.readers`), each chunk whose chunker did not
 say where it lies also gets ``page`` (the page it starts on, from 1) and ``pages`` (every page it
 touches), so any strategy's chunks can be filtered by page in a vector store.
+
+Two more things come from the document, not the chunker. A chunker whose ``language`` parameter is
+``"auto"`` gets the language of a source file when it accepts it (a ``.go`` file is cut by
+`CodeChunker` as Go). A notebook's markdown and code are kept apart: each run of consecutive cells of one type is
+chunked on its own, so no chunk mixes prose and code, and every chunk gets ``cell`` (the index of
+the cell it starts in), ``cells`` (every cell it touches) and ``cell_type``.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
+import typing
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import Chunker
+from ..core import Chunk, Chunker
 from ..formats.document import Document
 from ..formats.readers import read_document
 from .export import to_dicts
 
-__all__ = ["chunk_document", "chunk_file", "page_numbers"]
+__all__ = ["chunk_document", "chunk_file", "fitted", "page_numbers"]
 
 
 def page_numbers(pages: Sequence[tuple[int, int]], start: int, end: int) -> list[int]:
@@ -41,8 +48,12 @@ def page_numbers(pages: Sequence[tuple[int, int]], start: int, end: int) -> list
 
 
 def chunk_document(chunker: Chunker, document: Document) -> list[dict[str, Any]]:
-    """The chunk records of `document` (its name as each chunk's ``source``; pages added for PDFs)."""
-    records = to_dicts(chunker(document.text, source=document.name))
+    """The chunk records of `document` (its name as each chunk's ``source``; pages added for PDFs, the
+    document's language given to the chunker, notebook cells kept apart: see the module docstring)."""
+    chunker = fitted(chunker, document)
+    cells = document.metadata.get("cells")
+    chunks = _cell_runs(chunker, document, cells) if cells else chunker(document.text, source=document.name)
+    records = to_dicts(chunks)
     pages = document.metadata.get("pages")
     if pages:
         for record in records:
@@ -54,9 +65,49 @@ def chunk_document(chunker: Chunker, document: Document) -> list[dict[str, Any]]
     return records
 
 
-def chunk_file(chunker: Chunker, path: str | os.PathLike[str], name: str | None = None) -> list[dict[str, Any]]:
-    """Read `path` with `chunklab.formats.readers.read_document` (named `name`) and chunk it.
+def fitted(chunker: Chunker, document: Document) -> Chunker:
+    """`chunker` with the document's ``language`` if its own ``language`` is ``"auto"`` and it accepts
+    that value, else `chunker` itself. A document converted to markdown (a notebook: its fences name
+    their language) keeps the chunker as it is."""
+    language = document.metadata.get("language")
+    spec = chunker.param_specs().get("language")
+    if language is None or spec is None or getattr(chunker, "language", None) != "auto":
+        return chunker
+    if document.metadata.get("format") == "markdown":
+        return chunker
+    if typing.get_origin(spec.annotation) is typing.Literal and language not in typing.get_args(spec.annotation):
+        return chunker
+    return chunker.clone(language=language)
+
+
+def _cell_runs(chunker: Chunker, document: Document, cells: Sequence[dict[str, Any]]) -> list[Chunk]:
+    """The chunks of each run of consecutive same-type cells, chunked apart, in order and renumbered."""
+    runs: list[list[dict[str, Any]]] = []
+    for cell in cells:
+        if runs and runs[-1][-1]["type"] == cell["type"]:
+            runs[-1].append(cell)
+        else:
+            runs.append([cell])
+    pieces: list[tuple[Chunk, dict[str, Any]]] = []
+    for run in runs:
+        start, end = run[0]["start"], run[-1]["end"]
+        for chunk in chunker(document.text[start:end], source=document.name):
+            touched = [c["index"] for c in run if c["start"] < chunk.end + start and chunk.start + start < c["end"]]
+            extra = {"cell": touched[0], "cells": touched, "cell_type": run[0]["type"]}
+            pieces.append((Chunk(chunk.text, chunk.start + start, chunk.end + start, 0, dict(chunk.metadata)), extra))
+    out = []
+    for index, (chunk, extra) in enumerate(pieces):
+        metadata = {**chunk.metadata, "chunk_index": index, "total_chunks": len(pieces), **extra}
+        out.append(Chunk(chunk.text, chunk.start, chunk.end, index, metadata))
+    return out
+
+
+def chunk_file(
+    chunker: Chunker, path: str | os.PathLike[str], name: str | None = None, html_source: bool = False
+) -> list[dict[str, Any]]:
+    """Read `path` with `chunklab.formats.readers.read_document` (named `name`; a web page as its HTML
+    source with `html_source`, else as its main text) and chunk it.
 
     Raises `chunklab.formats.readers.DocumentError` naming the path when the file cannot be read.
     """
-    return chunk_document(chunker, read_document(path, name))
+    return chunk_document(chunker, read_document(path, name, html_source=html_source))

@@ -1,8 +1,8 @@
 """Chunks in a real vector database: ChromaDB, embedded in the process and persisted in a folder.
 
 One collection per chunker (strategy and parameters), as a RAG system that compares strategies
-keeps them: `collection_name` names it after both, so ``fixed`` with ``size=200`` and with
-``size=800`` live side by side in one store. Everything runs offline:
+keeps them: `collection_name` names it after both, so ``fixed`` with ``chunk_size=200`` and with
+``chunk_size=800`` live side by side in one store. Everything runs offline:
 
 * vectors come from chunklab's MiniLM (`chunklab.models.embed.default_embedder`, through
   `MiniLMEmbeddingFunction`); Chroma's own default embedding function would download a model, so it
@@ -23,7 +23,7 @@ Python::
     from chunklab.strategies import FixedSizeChunker
 
     client = store.open_store("chroma-db")
-    collection = store.index_documents(client, FixedSizeChunker(size=400), [read_document("guide.md")])
+    collection = store.index_documents(client, FixedSizeChunker(chunk_size=400), [read_document("guide.md")])
     for hit in store.query(client, collection.name, "How do I rotate the keys?", where=["source=guide.md"]):
         print(hit.score, hit.chunk.start, hit.chunk.text[:80])
 

@@ -5,6 +5,7 @@ from .entity import EntityChunker
 from .fixed import FixedSizeChunker
 from .hierarchical import HierarchicalChunker
 from .hybrid import HybridChunker
+from .jsondata import JsonChunker
 from .keyword import KeywordChunker
 from .markup import HtmlChunker, MarkdownChunker
 from .modality import ModalityChunker
@@ -25,6 +26,7 @@ __all__ = [
     "HierarchicalChunker",
     "HybridChunker",
     "HtmlChunker",
+    "JsonChunker",
     "KeywordChunker",
     "MarkdownChunker",
     "ModalityChunker",

@@ -1,25 +1,27 @@
-"""Code-aware chunking: Python split at its statements (top-level ``def``/``class`` first) via `ast`.
+"""Code-aware chunking: source code split between its statements, top-level definitions first.
 
 A function or class is the unit a reader of code thinks in, so a chunk boundary belongs between two
-of them, never in the middle of one that fits. Python's own parser (`ast`) says where every top-level
-statement begins and ends (decorators and the comments above a statement go with it); those line
-ranges are merged greedily up to the size limit. A statement that alone is too big (a large class, a
-long function) is split the same way one level down (its header with the first statements of its
-body, then the rest of the body), down to single lines. Code that does not parse as Python (bash,
-YAML, a Python fragment) is cut by the line cascade of `chunklab.strategies.recursive`.
+of them, never in the middle of one that fits. A parser says where every top-level statement begins
+and ends (`chunklab.formats.code`: Python's own `ast`, and tree-sitter for JavaScript, TypeScript,
+TSX, Go, Rust, Java, C, C++, C#, Ruby, PHP and Bash); decorators and the comments above a statement
+go with it, and those line ranges are merged greedily up to the size limit. A statement that alone is
+too big (a large class, a long function) is split the same way one level down (its header with the
+first statements of its body, then the rest of the body), down to single lines. Code in another
+language, and Python that does not parse, is cut by the line cascade of
+`chunklab.strategies.recursive`.
 
-Offsets come from the parser's line numbers, turned into character offsets with the same line
-breaks markdown-it-py uses (`chunklab.formats.markdown.line_starts`), so they are exact.
+Offsets come from the parser's line numbers, turned into character offsets, so they are exact, and
+every cut falls at a line start.
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..core import Chunker, ChunkSpan, register
+from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block
+from ..formats.code import TREE_SITTER_LANGUAGES, Statement, code_statements, fence_language, grammar_available
 from ..formats.markdown import line_starts
 from ..formats.parse import document_blocks, guess_format
 from ..text.length import SizeUnit, TokenizerLike, UnitSized
@@ -27,14 +29,17 @@ from ..text.pack import pack
 from ..text.spans import trim_span
 from .recursive import LEVELS, recursive_spans
 
-__all__ = ["CodeChunker", "code_block_spans", "code_spans"]
+__all__ = ["CodeChunker", "CodeLanguage", "code_block_spans", "code_spans"]
 
 Measure = Callable[[str], int]
 Pieces = list[tuple[int, int, dict[str, Any]]]
+#: The languages `CodeChunker` parses, besides ``"auto"`` (markdown fences, else Python) and ``"text"`` (lines).
+CodeLanguage = Literal[
+    "auto", "text", "python", "javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "c_sharp",
+    "ruby", "php", "bash",
+]
 #: The cascade for code that does not parse: blank lines, lines, then words and characters.
 CODE_LEVELS = ("paragraph", "line", "word", "char")
-_BODIES = ("body", "orelse", "finalbody", "handlers")
-_PYTHON = frozenset({"python", "py", "python3", "py3"})
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)")
 
 
@@ -43,46 +48,36 @@ def code_spans(
 ) -> Pieces:
     """The code in ``text[start:end]`` cut into spans that measure at most `limit`, in order.
 
-    With ``language="python"`` the code is parsed with `ast` and cut between statements (see the
-    module docstring); each span's metadata names the ``definitions`` it holds (``"def run"``,
-    ``"class Cache"``) and, for a span inside a class or function that had to be split, the
-    ``context``: the first line of each enclosing definition (``"class Cache(Base):"``). Other
-    languages, and Python that does not parse, are cut at blank lines, then lines, then words.
+    The code is parsed as `language` (``"python"`` or one of
+    `chunklab.formats.code.TREE_SITTER_LANGUAGES`) and cut between statements (see the module
+    docstring); each span's metadata names the ``definitions`` it holds (``"def run"``,
+    ``"class Cache"``, ``"function main"``) and, for a span inside a definition that had to be
+    split, the ``context``: the first line of each enclosing definition (``"class Cache(Base):"``).
+    Other languages, code that does not parse and a grammar that is not installed give cuts at
+    blank lines, then lines, then words.
     """
     start, end = trim_span(text, start, end)
     if start >= end:
         return []
-    tree = _parse(text[start:end]) if language == "python" else None
-    if tree is None or not tree.body:
+    statements = code_statements(text[start:end], language)
+    if statements is None:
         return _by_lines(text, start, end, limit, measure)
-    return _Splitter(text, start, end, limit, measure).split(tree.body, start, end, ())
+    return _Splitter(text, limit, measure).split(_moved(statements, start), start, end, ())
 
 
-def _parse(source: str) -> ast.Module | None:
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # not Python, null bytes, too deep
-        return None
+def _moved(statements: Sequence[Statement], offset: int) -> tuple[Statement, ...]:
+    """`statements` (and their bodies) `offset` characters further on."""
+    return tuple(Statement(s.start + offset, s.end + offset, s.label, s.signature, _moved(s.body, offset))
+                 for s in statements)
 
 
 class _Splitter:
-    """Cuts the parsed Python source ``text[start:end]`` at statement boundaries."""
+    """Cuts source code in `text` at statement boundaries."""
 
-    def __init__(self, text: str, start: int, end: int, limit: int, measure: Measure) -> None:
+    def __init__(self, text: str, limit: int, measure: Measure) -> None:
         self.text = text
         self.limit = limit
         self.measure = measure
-        self.base = start
-        self.starts = line_starts(text[start:end])
-
-    def line(self, number: int) -> int:
-        """Offset in `text` of the start of line `number` (1-based) of the source; past the last line,
-        the end of the source."""
-        return self.base + self.starts[min(number - 1, len(self.starts) - 1)]
-
-    def first_line(self, node: ast.stmt) -> int:
-        """A statement's first line, decorators included."""
-        return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
 
     def fits(self, start: int, end: int) -> bool:
         return self.measure(self.text[start:end]) <= self.limit
@@ -90,7 +85,7 @@ class _Splitter:
     def _lines(self, start: int, end: int) -> Pieces:
         return _by_lines(self.text, start, end, self.limit, self.measure)
 
-    def split(self, body: Sequence[ast.stmt], lead: int, end: int, context: tuple[str, ...]) -> Pieces:
+    def split(self, body: Sequence[Statement], lead: int, end: int, context: tuple[str, ...]) -> Pieces:
         """Spans for the statements `body`, which occupy ``text[lead:end]``, inside `context`.
 
         Each statement's unit runs from the end of the previous statement's last line (so comments
@@ -99,8 +94,8 @@ class _Splitter:
         """
         units, fitting, out = [], [], []
         for i, node in enumerate(body):
-            head = lead if i == 0 else self.line(body[i - 1].end_lineno + 1)
-            tail = end if i == len(body) - 1 else self.line(node.end_lineno + 1)
+            head = lead if i == 0 else max(lead, body[i - 1].end)
+            tail = end if i == len(body) - 1 else min(end, node.end)
             s, e = trim_span(self.text, head, tail)
             if s < e:
                 units.append((s, e, node))
@@ -114,25 +109,24 @@ class _Splitter:
         out.extend(self._pack(fitting, context))
         return out
 
-    def _pack(self, units: list[tuple[int, int, ast.stmt]], context: tuple[str, ...]) -> Pieces:
+    def _pack(self, units: list[tuple[int, int, Statement]], context: tuple[str, ...]) -> Pieces:
         spans = [(s, e) for s, e, _ in units]
         out = []
         for s, e, first, last in pack(self.text, spans, self.limit, self.measure):
-            names = [name for _, _, node in units[first : last + 1] if (name := _definition(node))]
+            names = [node.label for _, _, node in units[first : last + 1] if node.label]
             out.append((s, e, _metadata(names, context)))
         return out
 
-    def _split_statement(self, start: int, end: int, node: ast.stmt, context: tuple[str, ...]) -> Pieces:
+    def _split_statement(self, start: int, end: int, node: Statement, context: tuple[str, ...]) -> Pieces:
         """A statement too big for one chunk: its header with as much of its body as fits, then the
         rest of the body, split recursively; a statement without a body is cut by lines."""
-        body = [child for field in _BODIES for child in getattr(node, field, ()) if isinstance(child, ast.stmt)]
-        own = _metadata([name] if (name := _definition(node)) else [], context)
+        own = _metadata([node.label] if node.label else [], context)
+        body = [child for child in node.body if start <= child.start < end]
         if not body:
             return [(s, e, own) for s, e, _ in self._lines(start, end)]
-        body_start = self.line(self.first_line(body[0]))
+        body_start = max(start, body[0].start)
         header = trim_span(self.text, start, body_start)
-        signature = self.text[self.line(node.lineno) : self.line(node.lineno + 1)].strip()
-        parts = self.split(body, body_start, end, (*context, signature) if name else context)
+        parts = self.split(body, body_start, end, (*context, node.signature) if node.label else context)
         if header[0] >= header[1]:
             return parts
         if parts and self.fits(header[0], parts[0][1]):
@@ -142,15 +136,6 @@ class _Splitter:
             head = [(s, e, own) for s, e, _ in self._lines(*header)]
             return head + parts
         return [(*header, own), *parts]
-
-
-def _definition(node: ast.stmt) -> str:
-    """``"def name"`` / ``"class name"`` for a definition, else ``""``."""
-    if isinstance(node, ast.ClassDef):
-        return f"class {node.name}"
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return f"def {node.name}"
-    return ""
 
 
 def _metadata(names: list[str], context: tuple[str, ...]) -> dict[str, Any]:
@@ -164,11 +149,12 @@ def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len
     """A code block (`chunklab.formats.blocks.Block` of kind ``"code"``) cut into spans of at most `limit`.
 
     The code between a markdown fence's opening and closing lines is cut by `code_spans` in the
-    fence's language (Python for ``python``/``py``); the opening line goes with the first span and
-    the closing line with the last, room being left for them. Other code blocks (indented markdown
-    code, HTML ``<pre>``) are cut whole. Metadata adds the ``language``.
+    fence's language (`chunklab.formats.code.fence_language`: ``py``, ``js``, ``rs``... understood);
+    the opening line goes with the first span and the closing line with the last, room being left
+    for them. Other code blocks (indented markdown code, HTML ``<pre>``) are cut whole. Metadata adds
+    the ``language``.
     """
-    language = block.info.lower()
+    language = fence_language(block.info)
     lines = line_starts(text[block.start : block.end])
     body = (block.start, block.end)
     if block.attrs.get("fenced") and _FENCE.match(text, block.start) and len(lines) > 2:
@@ -176,7 +162,7 @@ def code_block_spans(text: str, block: Block, limit: int, measure: Measure = len
         closed = _FENCE.match(text, closing) is not None
         body = (block.start + lines[1], closing if closed else block.end)
     spare = measure(text[block.start : body[0]]) + measure(text[body[1] : block.end])
-    pieces = code_spans(text, *body, max(1, limit - spare), measure, "python" if language in _PYTHON else language)
+    pieces = code_spans(text, *body, max(1, limit - spare), measure, language)
     if not pieces:
         pieces = _by_lines(text, block.start, block.end, limit, measure)
     else:
@@ -198,20 +184,23 @@ def _by_lines(text: str, start: int, end: int, limit: int, measure: Measure) -> 
 
 @register
 class CodeChunker(UnitSized, Chunker):
-    """Chunk code at its statements: Python at ``def``/``class`` boundaries through `ast`.
+    """Chunk code at its statements: top-level definitions first, in Python and twelve other languages.
 
     * A markdown document (``language="auto"``, the default, when the text looks like markdown):
       every fenced code block is cut as code in its own language (`code_block_spans`): whole when
-      it fits, else between top-level statements for Python and at blank lines then lines for
-      anything else. The prose between code blocks is chunked by the recursive cascade
-      (`chunklab.strategies.recursive`), so code and prose never share a chunk.
-    * Any other text is taken as one source file: Python when it parses (``"auto"`` or
-      ``"python"``), else lines (``"text"`` forces that).
+      it fits, else between top-level statements (Python, JavaScript, TypeScript, Go, Rust, Java,
+      C, C++, C#, Ruby, PHP, Bash) or at blank lines then lines (anything else). The prose between
+      code blocks is chunked by the recursive cascade (`chunklab.strategies.recursive`), so code
+      and prose never share a chunk.
+    * Any other text is taken as one source file in `language`: ``"auto"`` means Python (cut by
+      lines if it does not parse), ``"text"`` always cuts by lines, and a named language is parsed
+      by its tree-sitter grammar (``pip install 'chunklab[code]'``). The command line and
+      `chunklab.pipeline.files.chunk_document` set the language of a code file from its extension.
 
-    Metadata: ``kind`` (``"code"`` or ``"prose"``), ``language`` (a fence's info string;
-    ``"python"`` or ``"text"`` for a whole file), ``definitions`` (the ``def``/``class`` names a
-    Python chunk holds) and ``context`` (the signature lines of the classes and functions a chunk
-    sits inside, when one had to be split).
+    Metadata: ``modality`` (``"code"`` or ``"prose"``), ``language`` (a fence's language; the file's
+    for a whole file), ``definitions`` (what a chunk defines: ``"def run"``, ``"class Cache"``,
+    ``"function main"``, ``"impl Ring"``) and ``context`` (the first lines of the definitions a
+    chunk sits inside, when one had to be split).
 
     Size contract: every chunk measures at most `chunk_size` in `unit`, except a single character that a
     tokenizer splits into more than `chunk_size` tokens.
@@ -224,7 +213,7 @@ class CodeChunker(UnitSized, Chunker):
     def __init__(
         self,
         chunk_size: int = 400,
-        language: Literal["auto", "python", "text"] = "auto",
+        language: CodeLanguage = "auto",
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
     ) -> None:
@@ -234,13 +223,22 @@ class CodeChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
+    def check(self) -> None:
+        """A language parsed by tree-sitter needs its grammar installed."""
+        if self.language in TREE_SITTER_LANGUAGES and not grammar_available(self.language):
+            module = TREE_SITTER_LANGUAGES[self.language][0].replace("_", "-")
+            raise ParameterError(
+                f"CodeChunker: language {self.language!r} needs tree-sitter and {module} "
+                "(pip install 'chunklab[code]')"
+            )
+
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Yield code and prose spans in order."""
         measure = self.measure_function()
         if self.language == "auto" and guess_format(text) == "markdown":
             yield from self._markdown(text, measure)
             return
-        language = "text" if self.language == "text" else "python"
+        language = "python" if self.language == "auto" else self.language
         for start, end, meta in code_spans(text, 0, len(text), self.chunk_size, measure, language):
             yield start, end, {"modality": "code", "language": language, **meta}
 

@@ -194,13 +194,16 @@ class MarkdownChunker(StructureChunker):
 
 @register
 class HtmlChunker(StructureChunker):
-    """HTML chunked at its element structure (a position-reporting parser, `chunklab.formats.html`):
-    ``h1``-``h6`` start chunks with a breadcrumb; paragraphs, lists, tables and ``pre`` blocks stay
-    whole when they fit, and what is too big is cut between rows (``tr``), items (``li``) or by the
-    recursive cascade. Chunks are spans of the HTML source, tags included.
+    """Raw HTML source (markup included) chunked at its element structure, for the course's lesson on
+    markup: ``h1``-``h6`` start chunks with a breadcrumb; paragraphs, lists, tables and ``pre``
+    blocks stay whole when they fit, and what is too big is cut between rows (``tr``), items
+    (``li``) or by the recursive cascade. Chunks are spans of the HTML source, tags included. A web
+    page read by `chunklab.formats.readers.read_document` (or the command line) is already its main
+    text as markdown, without markup: chunk that with `MarkdownChunker` or any other strategy.
 
-    Parameters, metadata and size contract as for `MarkdownChunker`. A sentence longer than `chunk_size`
-    inside one element is cut at words, which may fall inside a tag.
+    The parser is position-reporting (`chunklab.formats.html`). Parameters, metadata and size
+    contract as for `MarkdownChunker`. A sentence longer than `chunk_size` inside one element is cut at
+    words, which may fall inside a tag.
     """
 
     name = "html"

@@ -95,6 +95,19 @@ class CharCounter:
         """Counted characters in the union of `spans` (overlaps counted once)."""
         return int(sum(self(s, e) for s, e in union(spans)))
 
+    def advance(self, start: int, n: int) -> int:
+        """The first position ``p >= start`` with ``self(start, p) == n``: where a span that begins at
+        `start` ends once it holds `n` counted characters (so it ends on a counted character, never
+        on whitespace after it). `n` must not exceed the counted characters left in the text."""
+        if n <= 0:
+            return start
+        if self._prefix is None:
+            return start + n
+        target = self._prefix[start] + n
+        if target > self._prefix[-1]:
+            raise ValueError(f"only {int(self._prefix[-1] - self._prefix[start])} counted characters follow {start}")
+        return int(np.searchsorted(self._prefix, target, side="left"))
+
 
 def trim_span(text: str, start: int, end: int) -> Span:
     """Shrink ``[start, end)`` past leading and trailing whitespace (may become empty)."""

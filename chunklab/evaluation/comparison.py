@@ -261,10 +261,11 @@ def compare(
         once per chunking, deep enough that its chunks fill the largest budget
         (`chunklab.evaluation.budget.retrieval_depth`), and every budget is read off that ranking:
         chunks are sent in rank order until the budget is spent, the last one cut at the budget
-        (`chunklab.evaluation.budget.spend`).
+        (`chunklab.evaluation.budget.spend`). (``bm25_rerank`` re-orders the dense top
+        ``max(depth, candidates)``, so its pool widens with the depth.)
     budget_unit:
         ``"chars"`` (characters as the metrics count them: whitespace excluded) or ``"tokens"`` (of
-        `tokenizer`, no special tokens).
+        `tokenizer`, no special tokens). Recall, precision and IoU count characters either way.
     tokenizer:
         For ``budget_unit="tokens"``: ``"minilm"``, ``"cl100k"`` or a tokenizer object
         (`chunklab.text.length.TokenizerLike`).

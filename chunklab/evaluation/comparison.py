@@ -307,17 +307,14 @@ def compare(
         questions = [q for q in load_questions(split="all" if budgets else "dev") if q["doc"] in pool.base]
     _check_questions(questions, pool)
     built = _make_retrievers(retrievers)
-    meter = Meter(pool.text, pool.counter, budget_unit, tokenizer) if budgets else None
+    view: _KView | _BudgetView
+    if budgets:
+        view = _BudgetView(pool, questions, expand_hits, budgets, Meter(pool.text, pool.counter, budget_unit, tokenizer))
+    else:
+        view = _KView(pool, questions, expand_hits, k, merge_hits)
     sources = {doc.name: doc.text for doc in pool.docs}
-    golden = [
-        [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
-        for q in questions
-    ]
     queries = [q["question"] for q in questions]
-    prepared = [Golden(gold, pool.counter) for gold in golden] if budgets else []
 
-    rows: list[dict] = []
-    scored: dict[str, list] = {column: [] for column in ROW_COLUMNS}
     chunkings, timings = [], []
     bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
     try:
@@ -332,11 +329,7 @@ def compare(
             spans = spans.reshape(-1, 2)
             flat = [c for _, c in chunks]
             allowed = [where(q, flat) for q in questions] if where is not None else None
-            if meter is not None:
-                costs = meter.costs(spans)
-                depth = max(1, retrieval_depth(costs, budgets[-1]))
-            else:
-                omegas = [precision_omega(spans, gold, pool.counter) for gold in golden]
+            depth = view.start(chunks, spans)
             for with_context, row_label in _context_settings(use_context, label, flat):
                 texts = [indexed_text(c, with_context) for c in flat]
                 chunkings.append({**columns, "chunker": row_label, "context": with_context})
@@ -344,42 +337,105 @@ def compare(
                     started = time.perf_counter()
                     retriever.index_chunks(texts, chunks, sources)
                     indexed = time.perf_counter()
-                    ranked = retriever.search(queries, depth if meter is not None else k, allowed)
+                    ranked = retriever.search(queries, depth, allowed)
                     searched = time.perf_counter()
-                    for i, (q, gold, hits) in enumerate(zip(questions, golden, ranked)):
-                        if meter is None:
-                            sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
-                            rows.append(
-                                {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
-                                 "kind": q.get("kind"), **span_metrics(sent, gold, pool.counter),
-                                 "precision_omega": omegas[i], **columns, "chunker": row_label,
-                                 "context": with_context}
-                            )
-                            continue
-                        if expand_hits is None:
-                            sent, sent_costs = spans[hits], costs[hits]
-                        else:
-                            sent = np.array(_sent_spans(hits, chunks, spans, pool, expand_hits, False), dtype=np.int64)
-                            sent_costs = meter.costs(sent)
-                        question = {"question": q.get("id"), "doc": q["doc"], "doc_kind": pool.kind[q["doc"]],
-                                    "kind": q.get("kind"), "split": q.get("split"), "chunker": row_label,
-                                    "context": with_context, "retriever": retriever.name}
-                        for b, scores in zip(budgets, budget_scores(sent, sent_costs, prepared[i], budgets, meter)):
-                            for column, value in {**question, "budget": b, **scores}.items():
-                                scored[column].append(value)
+                    view.score(ranked, {**columns, "chunker": row_label, "context": with_context,
+                                        "retriever": retriever.name})
                     timings.append({"chunker": row_label, "retriever": retriever.name,
                                     "index_seconds": indexed - started, "search_seconds": searched - indexed,
                                     "score_seconds": time.perf_counter() - searched})
             bar.update()
     finally:
         bar.close()
-    if meter is not None:
+    if isinstance(view, _BudgetView):
         return Comparison(
-            rows=pd.DataFrame(scored), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
+            rows=pd.DataFrame(view.columns), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
             timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer,
         )
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(view.rows)
     return table if per_question else summarize(table)
+
+
+class _View:
+    """How `compare` scores one ranking of every question: the k view or the budget view.
+
+    `start` is called with each new chunking (its ``(document, chunk)`` pairs and pooled spans) and
+    returns how many chunks to retrieve per question; `score` receives every question's ranking and
+    the row's labels."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any) -> None:
+        self.pool, self.questions, self.expand_hits = pool, questions, expand_hits
+        self.golden = [
+            [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
+            for q in questions
+        ]
+        self.chunks: list[tuple[str, Chunk]] = []
+        self.spans = np.zeros((0, 2), dtype=np.int64)
+
+    def take(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> None:
+        """Remember the chunking being measured."""
+        self.chunks, self.spans = chunks, spans
+
+    def sent(self, hits: Sequence[int], merge: bool = False) -> list[tuple[int, int]]:
+        """The pooled spans sent for one question's hits (expanded, and merged if asked)."""
+        return _sent_spans(hits, self.chunks, self.spans, self.pool, self.expand_hits, merge)
+
+
+class _KView(_View):
+    """The k best chunks per question: one row per question with `span_metrics` and precision-Ω."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any, k: int,
+                 merge_hits: bool) -> None:
+        super().__init__(pool, questions, expand_hits)
+        self.k, self.merge_hits = k, merge_hits
+        self.rows: list[dict] = []
+        self.omegas: list[float] = []
+
+    def start(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> int:
+        """Take a new chunking and compute its precision-Ω per question; retrieve `k`."""
+        self.take(chunks, spans)
+        self.omegas = [precision_omega(spans, gold, self.pool.counter) for gold in self.golden]
+        return self.k
+
+    def score(self, ranked: Sequence[Sequence[int]], labels: Mapping[str, Any]) -> None:
+        """One row per question: its ids, `span_metrics` of what was sent, precision-Ω, `labels`."""
+        for q, gold, omega, hits in zip(self.questions, self.golden, self.omegas, ranked):
+            metrics = span_metrics(self.sent(hits, self.merge_hits), gold, self.pool.counter)
+            self.rows.append({"retriever": labels["retriever"], "k": self.k, "question": q.get("id"), "doc": q["doc"],
+                              "kind": q.get("kind"), **metrics, "precision_omega": omega, **labels})
+
+
+class _BudgetView(_View):
+    """Every budget read off one deep ranking per question: `BUDGET_METRICS` in tidy columns."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any,
+                 budgets: tuple[int, ...], meter: Meter) -> None:
+        super().__init__(pool, questions, expand_hits)
+        self.budgets, self.meter = budgets, meter
+        self.prepared = [Golden(gold, pool.counter) for gold in self.golden]
+        self.costs = np.zeros(0, dtype=np.int64)
+        self.columns: dict[str, list] = {column: [] for column in ROW_COLUMNS}
+
+    def start(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> int:
+        """Take a new chunking; retrieve deep enough that its chunks fill the largest budget."""
+        self.take(chunks, spans)
+        self.costs = self.meter.costs(spans)
+        return max(1, retrieval_depth(self.costs, self.budgets[-1]))
+
+    def score(self, ranked: Sequence[Sequence[int]], labels: Mapping[str, Any]) -> None:
+        """One row per question and budget (`ROW_COLUMNS`)."""
+        for q, golden, hits in zip(self.questions, self.prepared, ranked):
+            if self.expand_hits is None:
+                sent, costs = self.spans[hits], self.costs[hits]
+            else:
+                sent = np.array(self.sent(hits), dtype=np.int64).reshape(-1, 2)
+                costs = self.meter.costs(sent)
+            who = {"question": q.get("id"), "doc": q["doc"], "doc_kind": self.pool.kind[q["doc"]],
+                   "kind": q.get("kind"), "split": q.get("split"), "chunker": labels["chunker"],
+                   "context": labels["context"], "retriever": labels["retriever"]}
+            for budget, scores in zip(self.budgets, budget_scores(sent, costs, golden, self.budgets, self.meter)):
+                for column, value in {**who, "budget": budget, **scores}.items():
+                    self.columns[column].append(value)
 
 
 def _budgets(budget: int | Sequence[int] | None) -> tuple[int, ...]:

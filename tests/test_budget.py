@@ -315,3 +315,15 @@ def test_on_the_real_corpus_more_text_never_answers_less():
     for metric in ("answered", "recall"):
         assert (wide[(metric, 2000)] >= wide[(metric, 500)]).all()  # what 500 sends, 2000 sends too
     assert 0.2 < rows.loc[rows["budget"] == 2000, "answered"].mean() < 1.0
+
+
+def test_summarize_a_comparison_one_row_per_chunking_retriever_and_budget():
+    from chunklab.evaluation.comparison import summarize
+
+    result = run([10, 40], [question("q1", 22, 28), question("q2", 5, 15, split="dev")])
+    table = summarize(result)
+    assert list(table[["chunker", "retriever", "budget"]].itertuples(index=False, name=None)) == [
+        ("blocks", "fixed ranking", 10), ("blocks", "fixed ranking", 40)]
+    assert list(table["answered"]) == [0.5, 1.0] and list(table["questions"]) == [2, 2]
+    assert table.loc[0, "strategy"] == "" and table.loc[0, "chunks"] == 4  # the chunking's columns
+    assert list(summarize(result, split="dev")["answered"]) == [0.0, 1.0]

@@ -480,14 +480,27 @@ def _sent_spans(
     return out
 
 
-def summarize(per_question: Any) -> Any:
-    """Collapse `compare(..., per_question=True)` rows to one row per chunker × retriever.
+def summarize(per_question: Any, split: str | None = None) -> Any:
+    """The full table: one row per chunking × retriever (× budget), metrics averaged over questions.
 
-    Question metrics become their mean and population standard deviation (``<metric>_sd``); the
-    chunker's own columns are carried over. Row order follows first appearance.
+    Given the `Comparison` of a budget run: one row per chunking × retriever × budget (on `split`
+    only, if given) with ``questions`` and the mean of each of `BUDGET_METRICS`, then the
+    chunking's columns (``strategy``, ``context``, sizes, structure, ``index_ratio``,
+    ``chunk_seconds``: see `Comparison.chunkings`). `leaderboard` is the readable view of it.
+
+    Given `compare(..., per_question=True)` rows (the k view): one row per chunker × retriever,
+    question metrics as their mean and population standard deviation (``<metric>_sd``), the
+    chunker's own columns carried over. Row order follows first appearance.
     """
     import pandas as pd
 
+    if isinstance(per_question, Comparison):
+        rows = per_question.rows if split is None else per_question.rows[per_question.rows["split"] == split]
+        groups = rows.groupby(["chunker", "retriever", "budget"], sort=False)
+        table = pd.concat([groups.size().rename("questions"), groups[list(BUDGET_METRICS)].mean()], axis=1)
+        return table.reset_index().join(per_question.chunkings, on="chunker")
+    if split is not None:
+        raise ValueError("split applies to a Comparison; filter k-view rows before summarizing them")
     keys = ["chunker", "retriever"]
     metric_cols = [m for m in QUESTION_METRICS if m in per_question.columns]
     chunker_cols = [c for c in per_question.columns if c not in (*keys, *metric_cols, "question", "doc", "kind")]

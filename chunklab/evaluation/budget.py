@@ -14,8 +14,11 @@ the budget, so every strategy sends exactly the same amount (unless the ranking 
 * overlapping chunks (sliding windows, a parent and its child) pay for their shared text again,
   but the text they cover is counted once (`chunklab.evaluation.metrics.sent_metrics`).
 
-`spend` is the rule for one question and one budget; `Meter` measures and cuts spans in the budget
-unit; `Comparison` is what `chunklab.evaluation.comparison.compare` returns with ``budget=...``.
+`fill` is the rule on chunk sizes, `spend` applies it to one question's ranked spans (what the
+reader receives), `Meter` measures and cuts spans in the budget unit, `retrieval_depth` says how
+many chunks to rank so that any ranking fills a budget, and `budget_scores` scores one ranking at
+every budget at once (for `Golden` excerpts prepared once). `Comparison` is what
+`chunklab.evaluation.comparison.compare` returns with ``budget=...``.
 """
 
 from __future__ import annotations
@@ -28,7 +31,18 @@ import numpy as np
 from ..text.length import TokenizerLike, count_tokens, token_span_array
 from ..text.spans import CharCounter, Span, intersection, union
 
-__all__ = ["BUDGET_METRICS", "ROW_COLUMNS", "BudgetUnit", "Comparison", "Golden", "Meter", "budget_scores", "fill", "retrieval_depth", "spend"]
+__all__ = [
+    "BUDGET_METRICS",
+    "ROW_COLUMNS",
+    "BudgetUnit",
+    "Comparison",
+    "Golden",
+    "Meter",
+    "budget_scores",
+    "fill",
+    "retrieval_depth",
+    "spend",
+]
 
 BudgetUnit = Literal["chars", "tokens"]
 

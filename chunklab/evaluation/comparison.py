@@ -309,7 +309,8 @@ def compare(
     built = _make_retrievers(retrievers)
     view: _KView | _BudgetView
     if budgets:
-        view = _BudgetView(pool, questions, expand_hits, budgets, Meter(pool.text, pool.counter, budget_unit, tokenizer))
+        meter = Meter(pool.text, pool.counter, budget_unit, tokenizer)
+        view = _BudgetView(pool, questions, expand_hits, budgets, meter)
     else:
         view = _KView(pool, questions, expand_hits, k, merge_hits)
     sources = {doc.name: doc.text for doc in pool.docs}

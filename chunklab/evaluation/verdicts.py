@@ -33,9 +33,10 @@ def _select(result: Comparison, retriever: str | None, budget: int | None, split
     for column, value in (("retriever", retriever), ("budget", budget), ("split", split)):
         if value is None:
             continue
-        if value not in set(rows[column]):
-            raise ValueError(f"no rows with {column} = {value!r}; there are: {sorted(set(rows[column]))}")
-        rows = rows[rows[column] == value]
+        chosen = rows[column] == value
+        if not chosen.any():
+            raise ValueError(f"no rows with {column} = {value!r}; there are: {sorted(rows[column].unique())}")
+        rows = rows[chosen]
     return rows
 
 
@@ -174,7 +175,8 @@ def budget_guidance(
     lines = [
         f"*{metric} at {budget:,} {result.unit_label()} sent per question{where}; the best has the highest mean, "
         f"and a chunking is worse only when the paired {confidence:.0%} interval (and, for a yes/no metric, "
-        f"McNemar's exact test) says so.*",
+        f"McNemar's exact test) says so. A tie depends on how often two chunkings disagree, not on their means "
+        f"alone, so a lower mean can be tied with the best where a higher one is not.*",
         "",
     ]
     for name, by_retriever in rows.groupby("retriever", sort=False):

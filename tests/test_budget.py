@@ -185,6 +185,12 @@ def test_a_metadata_filter_can_leave_the_budget_unspent():
     assert rows[25]["sent"] == 10.0 and rows[25]["recall"] == 0.5
 
 
+def test_nothing_retrievable_sends_nothing():
+    nothing = lambda q, chunks: np.zeros(len(chunks), dtype=bool)  # noqa: E731
+    rows = by_budget(run([25], [question("q", 5, 15)], where=nothing), "q")
+    assert rows[25] == {"answered": 0.0, "recall": 0.0, "precision": 0.0, "iou": 0.0, "sent": 0.0, "chunks_sent": 0.0}
+
+
 def test_expanded_hits_are_what_the_budget_buys():
     expand = lambda hits: [(h.metadata["source"], 0, 20) for h in hits]  # noqa: E731  (every hit: [0,20))
     rows = by_budget(run([15, 30], [question("q", 5, 15)], expand_hits=expand), "q")

@@ -28,7 +28,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 import numpy as np
 
 from ..core import CHUNKERS, Chunk, Chunker
-from ..formats.corpus import list_documents, load_document, load_questions
+from ..formats.corpus import Split, list_documents, load_document, load_questions
 from ..formats.document import Document
 from ..text.length import TokenizerLike
 from ..text.spans import CharCounter
@@ -211,6 +211,7 @@ def compare(
     budget: int | Sequence[int] | None = None,
     budget_unit: BudgetUnit = "chars",
     tokenizer: TokenizerLike = "minilm",
+    split: Split | None = None,
 ) -> Any:
     """Chunk `docs` with every chunker, answer `questions` with every retriever, measure it all.
 
@@ -224,10 +225,15 @@ def compare(
         ``{label: chunker}``, or a list of chunkers (labelled by their ``repr``);
         `default_chunkers` gives every registered strategy with its defaults.
     docs:
-        `Document` objects or corpus names; default: the whole corpus. All are indexed together.
+        `Document` objects or corpus names; default: the corpus documents that `split` asks about.
+        All are indexed together.
     questions:
-        Question dicts as `chunklab.load_questions` returns them; default: every corpus question
-        about one of `docs` (both splits in the budget view, the dev split in the k view).
+        Question dicts as `chunklab.load_questions` returns them; default: the questions of `split`
+        about one of `docs`.
+    split:
+        ``"dev"``, ``"test"`` or ``"all"``: which questions (and so which documents) to use when
+        `questions` (`docs`) are not given. Default: ``"all"`` in the budget view (its rows say each
+        question's split), ``"dev"`` in the k view.
     retrievers:
         Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``, ``"late"``) or
         `Retriever` instances with distinct names. Dense retrievers share one embedding cache, so
@@ -299,12 +305,13 @@ def compare(
         raise ValueError("per_question and merge_hits belong to the k view; with a budget, compare returns a "
                          "Comparison whose .rows are per question, and overlapping text is paid for again")
     labelled = _label_chunkers(chunkers)
+    split = split or ("all" if budgets else "dev")
     documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents(split))
     ]
     pool = _Pool(documents)
     if questions is None:
-        questions = [q for q in load_questions(split="all" if budgets else "dev") if q["doc"] in pool.base]
+        questions = [q for q in load_questions(split=split) if q["doc"] in pool.base]
     _check_questions(questions, pool)
     built = _make_retrievers(retrievers)
     view: _KView | _BudgetView

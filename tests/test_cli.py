@@ -46,7 +46,7 @@ def test_strategies_lists_every_parameter_with_default_and_range(capsys):
     status, out, _ = run(["strategies"], capsys)
     assert status == 0
     assert "fixed  (chunklab.strategies.fixed.FixedSizeChunker)" in out
-    assert "--param chunk_size=400    int in [1, inf]" in out
+    assert "--param chunk_size=600    int in [1, inf]" in out
     assert "--param unit=chars    one of: chars, words, tokens" in out
     assert "--param snap_to_words=False    bool" in out
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.parse import document_blocks
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import sentence_spans
@@ -203,7 +203,7 @@ class EntityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 200,
         group_by: Literal["entities", "paragraphs"] = "entities",
         labels: tuple[str, ...] = NAMED_LABELS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.spans import trim_span
 from ..text.words import inside_word, word_spans
 from .token import MIN_WINDOW, token_windows
@@ -40,7 +40,7 @@ class FixedSizeChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         unit: SizeUnit = "chars",
         snap_to_words: bool = False,

@@ -22,7 +22,7 @@ import numpy as np
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.spans import trim_span
 from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
@@ -119,7 +119,7 @@ class HierarchicalChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         depth: int = 0,
         format: DocumentFormat = "auto",
         parents: ParentKind = "structure",

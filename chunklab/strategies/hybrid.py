@@ -40,7 +40,7 @@ from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import fit, pack
 from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -295,7 +295,7 @@ class HybridChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 100,
         prose: ProsePacking = "sentences",
         sentence_splitter: SentenceMethod = "regex",

@@ -7,7 +7,7 @@ from typing import Callable, Iterator
 
 from ..core import Chunker, ChunkSpan, register
 from ..formats.markdown import fence_spans
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -48,7 +48,7 @@ class ParagraphChunker(UnitSized, Chunker):
     def __init__(
         self,
         min_chunk_size: int = 200,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

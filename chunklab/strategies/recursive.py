@@ -25,7 +25,7 @@ import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
@@ -205,7 +205,7 @@ class RecursiveChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         separators: tuple[str, ...] = LEVELS,
         unit: SizeUnit = "chars",

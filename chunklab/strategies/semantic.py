@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -318,7 +318,7 @@ class SemanticChunker(UnitSized, Chunker):
         buffer: int = 1,
         min_sentences: int = 1,
         min_chunk_size: int = 0,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",
@@ -423,7 +423,7 @@ class SemanticClusterChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 800,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

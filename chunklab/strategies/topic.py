@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.sentences import SentenceMethod
 from .semantic import sentence_units
@@ -480,7 +480,7 @@ class TopicChunker(UnitSized, Chunker):
         n_topics: int = 5,
         buffer: int = 2,
         min_sentences: int = 3,
-        chunk_size: int = 2000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

@@ -1,5 +1,5 @@
 """The hybrid chunker's own cases: routing, sections, size caps, context, pages, the pluggable steps,
-the model adapters (with a stand-in model, never a real one) and the course's goal."""
+the model adapters (with a stand-in model, never a real one)."""
 
 from __future__ import annotations
 
@@ -290,14 +290,3 @@ def test_chunker_pickles_to_an_equal_chunker_with_its_callables():
     chunker = HybridChunker(context=ExtractiveContext(lead=True), propositions=extractive_propositions)
     assert pickle.loads(pickle.dumps(chunker)) == chunker
     assert chunker != HybridChunker()
-
-
-# -- the goal -------------------------------------------------------------------------------------
-def test_the_goal_holds_with_bm25_on_the_whole_corpus():
-    from chunklab.evaluation.goal import check_goal
-
-    goal = check_goal(retrievers=("bm25",))
-    assert goal.met, goal.verdict.to_string()
-    same = goal.rows[goal.rows["chunker"] == goal.same_mean_label].iloc[0]
-    hybrid = goal.rows[goal.rows["chunker"] == goal.hybrid_label].iloc[0]
-    assert abs(same["size_mean"] - hybrid["size_mean"]) < 0.02 * hybrid["size_mean"]

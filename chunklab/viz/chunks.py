@@ -17,7 +17,7 @@ from ..text.sentences import sentence_spans
 from ..text.spans import CharCounter, cut_spans, union
 from ..text.words import word_spans
 
-__all__ = ["PALETTE", "chunk_stats", "render_html", "show", "size_histogram", "stats_line"]
+__all__ = ["PALETTE", "chunk_stats", "data_attributes", "render_html", "show", "size_histogram", "stats_line"]
 
 #: Paul Tol's "light" qualitative scheme (SRON technical note EPS/TN/09-002), chosen to stay
 #: distinguishable under the common colour-vision deficiencies while keeping black text legible.
@@ -125,13 +125,9 @@ def render_html(
     limit = len(source) if max_chars is None else min(len(source), offset + max_chars)
     stats = chunk_stats(chunks, source)
     data = {"nchunks": len(chunks), "source-chars": len(source), **(attrs or {})}
-    data_attrs = " ".join(
-        f'data-{k}="{html.escape(json.dumps(v) if isinstance(v, (dict, list)) else str(v), quote=True)}"'
-        for k, v in data.items()
-    )
     parts = [
         _STYLE % (height, _GAP_COLOUR),
-        f'<div class="chunklab-view" {data_attrs}>',
+        f'<div class="chunklab-view" {data_attributes(data)}>',
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
@@ -147,6 +143,15 @@ def render_html(
         )
     parts.append("</div>")
     return "".join(parts)
+
+
+def data_attributes(data: Mapping[str, Any]) -> str:
+    """``data-<key>="<value>"`` for every item, escaped for HTML (dicts and lists as JSON): the
+    hooks a browser test reads."""
+    return " ".join(
+        f'data-{k}="{html.escape(json.dumps(v) if isinstance(v, (dict, list)) else str(v), quote=True)}"'
+        for k, v in data.items()
+    )
 
 
 def _position_colour(chunk: Chunk) -> str:

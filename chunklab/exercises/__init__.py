@@ -25,6 +25,7 @@ __all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exer
 NOTEBOOK_MODULES = {
     "01": "fixed_size",
     "02": "sentence",
+    "03": "paragraph",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

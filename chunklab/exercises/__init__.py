@@ -30,6 +30,7 @@ NOTEBOOK_MODULES = {
     "08b": "markup",
     "09": "table",
     "10": "token",
+    "17": "pipeline",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

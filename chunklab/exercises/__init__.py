@@ -26,6 +26,7 @@ NOTEBOOK_MODULES = {
     "01": "fixed_size",
     "02": "sentence",
     "03": "paragraph",
+    "13": "page",
     "14": "keyword",
 }
 

@@ -80,7 +80,7 @@ def check_citation(candidate) -> str:
 CARRY_CHOICES = {
     "A": "Where a sentence of the paper runs on to the next page, a footnote sits between it and the page break, "
          "and the footnote ends with a full stop: the chunker reads only a page's last line, so it never sees a page "
-         "stop mid-sentence. (The other two answers are whole sentences on either side of a break.)",
+         "stop mid-sentence. (The other two answers cross a break where a sentence ends: nothing to carry.)",
     "B": "The paper has no running header or footer, so there is nothing to strip and nothing to carry over.",
     "C": "The paper's pages are longer than chunk_size, and the size cap cuts every carried sentence off again.",
     "D": "Carrying only works on text that read_pdf extracted; the paper is plain text.",

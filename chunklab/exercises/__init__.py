@@ -30,6 +30,8 @@ NOTEBOOK_MODULES = {
     "08b": "markup",
     "09": "table",
     "10": "token",
+    "13": "page",
+    "14": "keyword",
     "17": "pipeline",
 }
 

@@ -7,6 +7,9 @@ Hierarchical chunking indexes small leaves (precise matches) but may send bigger
   them, send the parent instead, and so on up the tree (`auto_merge`);
 * **flat**: send the retrieved leaves themselves (`flat`), the baseline.
 
+Overlapping chunks (sliding windows, or fixed windows with overlap) raise the opposite problem: the
+hits repeat text. `new_text_only` sends each hit's text that no better-ranked hit has sent already.
+
 A fair comparison holds the amount of text sent fixed: each function fills a budget of characters
 with the best-ranked hits first, skipping a hit whose text would overflow it and going on with the
 next, so all three send at most `budget` characters. Text already sent is never paid twice: a
@@ -24,8 +27,9 @@ from typing import Callable, Mapping, Sequence
 
 from ..core import Chunk
 from ..strategies.hierarchical import Node
+from ..text.spans import union
 
-__all__ = ["auto_merge", "flat", "small_to_big"]
+__all__ = ["auto_merge", "flat", "new_text_only", "small_to_big"]
 
 ExpandHits = Callable[[Sequence[Chunk]], list[tuple[str, int, int]]]
 
@@ -170,3 +174,29 @@ def _merged(chosen: list[tuple[str, Node]], ratio: float) -> list[tuple[str, Nod
             (source, parent),
             *(item for i, item in enumerate(outer) if i > first and i not in members),
         ]
+
+
+def new_text_only(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
+    """An ``expand_hits`` for overlapping chunks: each hit, best first, minus the text that
+    better-ranked hits of its document (``metadata["source"]``) have sent already. A hit that
+    overlaps earlier ones on both sides sends the pieces in between; a hit inside them sends nothing.
+
+    With a budget (`chunklab.evaluation.comparison.compare` with ``budget=...``), the budget then buys
+    new text instead of paying again for a window's overlap with its neighbours.
+    """
+    sent: dict[str, list[tuple[int, int]]] = {}
+    out: list[tuple[str, int, int]] = []
+    for chunk in hits:
+        source, start = chunk.metadata.get("source"), chunk.start
+        for covered_start, covered_end in union(sent.get(source, [])):
+            if covered_end <= start:
+                continue
+            if covered_start >= chunk.end:
+                break
+            if covered_start > start:
+                out.append((source, start, covered_start))
+            start = max(start, covered_end)
+        if start < chunk.end:
+            out.append((source, start, chunk.end))
+        sent.setdefault(source, []).append((chunk.start, chunk.end))
+    return out

@@ -304,6 +304,18 @@ def test_a_unit_switch_in_the_widget_moves_the_sliders_and_redraws_once_consiste
     assert (slider.max, slider.value, explorer.controls["chunk_overlap"].value) == (2000, 300, 60)
 
 
+def test_a_slider_moved_by_the_explorer_does_not_report_the_move_back() -> None:
+    """The front end may apply a message's value before its range and snap it to the old steps; a
+    slider reports its own moves only while ``continuous_update`` is on, so that is off meanwhile."""
+    explorer = explore(FixedSizeChunker, TEXT)
+    explorer.widget
+    sent: list[dict] = []
+    explorer.controls["chunk_size"]._send = lambda msg, buffers=None: sent.append(msg["state"])
+    explorer.controls["unit"].value = "words"
+    assert sent[0] == {"continuous_update": False} and sent[2:] == [{"continuous_update": True}]
+    assert set(sent[1]) == {"min", "max", "step", "value"} and sent[1]["value"] == explorer.params["chunk_size"]
+
+
 def test_rescaled_ranges_end_on_round_steps_and_respect_bounds() -> None:
     spec = ControlSpec("chunk_size", "int", 400, 20, 2000, 10)
     words = rescaled(spec, 1 / 6)

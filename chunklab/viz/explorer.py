@@ -269,11 +269,22 @@ def _make_control(w: Any, spec: ControlSpec) -> Any:
 
 def _set_control(control: Any, spec: ControlSpec) -> None:
     """Give a control a new range and value in one message; the range and the value are checked
-    against each other only once all are set (a new minimum may lie above the old maximum)."""
+    against each other only once all are set (a new minimum may lie above the old maximum).
+
+    A slider stops reporting its own moves meanwhile: its front end may apply the new value before
+    the new range (the order of a message's keys is not fixed), snap it to the old steps and send
+    that back as if the learner had moved it (it reports every move while ``continuous_update`` is
+    on). The new range then puts the handle on the value that was sent.
+    """
+    slider = spec.kind in NUMERIC
+    if slider:
+        control.continuous_update = False
     with control.hold_sync(), control.hold_trait_notifications():
-        if spec.kind in NUMERIC:
+        if slider:
             control.min, control.max, control.step = spec.low, spec.high, spec.step
         control.value = spec.shown()
+    if slider:
+        control.continuous_update = True
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:

@@ -56,6 +56,8 @@ STATIC_VIEW_SELECTOR = ".jp-OutputArea-output .chunklab-view[data-params]:not(.w
 SIZE_LIKE = frozenset({"chunk_size", "rows", "pages_per_chunk"})
 
 FOLLOW_TIMEOUT_S = 30
+#: The first choice of a dropdown option may load a model and embed the whole text (``parents="semantic"``).
+CHOICE_TIMEOUT_S = 180
 STALL_S = 4.0
 _STABLE_S = 0.5
 _DRAG_FRACTION = 0.25
@@ -193,7 +195,11 @@ def read_state(explorer: Locator) -> ExplorerState:
 
 
 def wait_until_followed(
-    page: Page, explorer: Locator, name: str, follows: Callable[[ExplorerState], bool] | None = None
+    page: Page,
+    explorer: Locator,
+    name: str,
+    follows: Callable[[ExplorerState], bool] | None = None,
+    timeout_s: float = FOLLOW_TIMEOUT_S,
 ) -> tuple[ExplorerState, bool]:
     """Wait until the view shows the control's value, the kernel is idle and nothing changes any more.
 
@@ -202,7 +208,7 @@ def wait_until_followed(
     page has stopped changing without the view catching up (a failed callback).
     """
     follows = follows or (lambda state: state.follows(name))
-    deadline = time.monotonic() + FOLLOW_TIMEOUT_S
+    deadline = time.monotonic() + timeout_s
     last, changed_at = None, time.monotonic()
     while True:
         state = read_state(explorer)
@@ -466,7 +472,7 @@ def _choose(page: Page, explorer: Locator, decider: str, option: str) -> tuple[E
     select = _dropdown(explorer, decider)
     select.scroll_into_view_if_needed()
     select.select_option(option)
-    return wait_until_followed(page, explorer, decider, lambda s: s.params.get(decider) == option)
+    return wait_until_followed(page, explorer, decider, lambda s: s.params.get(decider) == option, CHOICE_TIMEOUT_S)
 
 
 def _sizes_not_in_unit(before: ExplorerState, after: ExplorerState, unit: str) -> list[str]:

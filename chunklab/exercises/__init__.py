@@ -26,6 +26,7 @@ NOTEBOOK_MODULES = {
     "01": "fixed_size",
     "02": "sentence",
     "03": "paragraph",
+    "04": "semantic",
     "05": "modality",
     "06": "sliding_window",
 }

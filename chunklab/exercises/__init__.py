@@ -29,6 +29,7 @@ NOTEBOOK_MODULES = {
     "04": "semantic",
     "05": "modality",
     "06": "sliding_window",
+    "07": "hierarchical",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

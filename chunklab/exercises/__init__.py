@@ -30,6 +30,8 @@ NOTEBOOK_MODULES = {
     "05": "modality",
     "06": "sliding_window",
     "07": "hierarchical",
+    "13": "page",
+    "14": "keyword",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

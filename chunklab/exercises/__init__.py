@@ -30,8 +30,13 @@ NOTEBOOK_MODULES = {
     "05": "modality",
     "06": "sliding_window",
     "07": "hierarchical",
+    "08a": "recursive",
+    "08b": "markup",
+    "09": "table",
+    "10": "token",
     "13": "page",
     "14": "keyword",
+    "17": "pipeline",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

@@ -34,6 +34,8 @@ NOTEBOOK_MODULES = {
     "08b": "markup",
     "09": "table",
     "10": "token",
+    "11": "entity",
+    "12": "topic",
     "13": "page",
     "14": "keyword",
     "17": "pipeline",

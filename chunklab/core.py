@@ -18,9 +18,22 @@ import math
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Literal, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar, Iterable, Iterator, Literal
 
-__all__ = ["Chunk", "ChunkSpan", "Chunker", "CHUNKERS", "ParameterError", "Span", "named_choices", "register", "split_list"]
+__all__ = [
+    "Chunk",
+    "ChunkMetadata",
+    "ChunkSpan",
+    "Chunker",
+    "CHUNKERS",
+    "ParameterError",
+    "Span",
+    "content_hash",
+    "named_choices",
+    "register",
+    "split_list",
+]
 
 class ParameterError(ValueError, TypeError):
     """A chunker parameter has the wrong type or is out of range; the message names it and the range.
@@ -88,23 +101,89 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+class ChunkMetadata(Mapping[str, Any]):
+    """The metadata of a chunk that `Chunker.__call__` built: a read-only mapping whose entries are
+    worked out the first time any of them is read.
+
+    Building every chunk's metadata at once (a dict, and above all the SHA-256 of its text for
+    ``content_hash``) took more time than finding the chunks in most chunkers, for entries a
+    pipeline that only wants the texts and offsets never reads. Here a chunk keeps what its
+    metadata is made of (source, index, total, its text, the strategy's own entries), and the first
+    read makes the dict, in the same order and with the same values as an eager build, and keeps it.
+    Everything a dict's reader does works the same: ``[]``, ``get``, ``in``, iteration,
+    ``keys``/``values``/``items``, ``len``, ``dict(...)``, ``{**...}``, equality with a dict (or
+    another mapping), ``repr``; a copy, a deep copy or a pickle is a plain dict (so are
+    ``dataclasses.asdict`` and `chunklab.pipeline.export.to_dicts`). It is not a dict:
+    ``json.dumps`` needs ``dict(chunk.metadata)`` (as `chunklab.pipeline.export` does), and it has
+    no methods that change it (`Chunk` is frozen; build a new chunk with new metadata instead).
+    """
+
+    __slots__ = ("_data",)
+    _data: dict[str, Any] | tuple[str | None, int, int, str, Mapping[str, Any] | None]
+
+    def _dict(self) -> dict[str, Any]:
+        data = self._data
+        if type(data) is dict:
+            return data
+        source, index, total, text, extra = data  # type: ignore[misc]
+        if source is None:
+            items = {"chunk_index": index, "total_chunks": total}
+        else:
+            items = {"source": source, "chunk_index": index, "total_chunks": total}
+        items["char_count"] = len(text)
+        items["content_hash"] = content_hash(text)
+        if extra:
+            items.update(extra)
+        _set_metadata_data(self, items)
+        return items
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+        return self._dict().get(key, default)
+
+    def keys(self) -> Any:
+        """The keys, in order (a dict's view)."""
+        return self._dict().keys()
+
+    def values(self) -> Any:
+        """The values, in order (a dict's view)."""
+        return self._dict().values()
+
+    def items(self) -> Any:
+        """The ``(key, value)`` pairs, in order (a dict's view)."""
+        return self._dict().items()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ChunkMetadata):
+            return self._dict() == other._dict()
+        if isinstance(other, Mapping):
+            return self._dict() == dict(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict is
+
+    def __repr__(self) -> str:
+        return repr(self._dict())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (self._dict(),)
+
+
 _new_object = object.__new__
+_set_metadata_data = ChunkMetadata.__dict__["_data"].__set__
 _set_fields = tuple(Chunk.__dict__[name].__set__ for name in ("text", "start", "end", "index", "metadata"))
-
-
-def _sliced_chunk(text: str, start: int, end: int, index: int, metadata: Mapping[str, Any]) -> Chunk:
-    """The `Chunk` that ``Chunk(text, start, end, index, metadata)`` returns, for a `text` sliced
-    from the source at ``[start, end)`` with ``0 <= start <= end <= len(source)``, which is what
-    `Chunk.__post_init__` checks. Setting the fields directly skips the dataclass's frozen
-    ``__init__``, which costs about a microsecond per chunk (a third of building a chunk)."""
-    chunk = _new_object(Chunk)
-    set_text, set_start, set_end, set_index, set_metadata = _set_fields
-    set_text(chunk, text)
-    set_start(chunk, start)
-    set_end(chunk, end)
-    set_index(chunk, index)
-    set_metadata(chunk, metadata)
-    return chunk
 
 
 #: Every registered chunker class by its short name; filled by `register`.
@@ -139,7 +218,8 @@ class Chunker:
     Calling a chunker on a string returns ``list[Chunk]`` (empty for empty or whitespace-only text;
     a non-string raises `TypeError`) with metadata ``chunk_index``,
     ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
-    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`), plus whatever the strategy adds.
+    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
+    whatever the strategy adds; the metadata is a `ChunkMetadata`, made when first read.
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -276,25 +356,31 @@ class Chunker:
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
-        counts_tokens = getattr(self, "unit", None) == "tokens"
+        measure = self.measure if getattr(self, "unit", None) == "tokens" else None
+        new, set_data = _new_object, _set_metadata_data
+        set_text, set_start, set_end, set_index, set_metadata = _set_fields
         chunks = []
+        add = chunks.append
         for index, span in enumerate(raw):
             start, end = span[0], span[1]
             piece = text[start:end]
-            if source is None:
-                metadata = {"chunk_index": index, "total_chunks": total}
-            else:
-                metadata = {"source": source, "chunk_index": index, "total_chunks": total}
-            metadata["char_count"] = len(piece)
-            metadata["content_hash"] = content_hash(piece)
-            if len(span) == 3:
-                metadata.update(span[2])
-            if counts_tokens and "token_count" not in metadata:
-                metadata["token_count"] = self.measure(piece)
+            extra = span[2] if len(span) == 3 else None
+            if measure is not None and (extra is None or "token_count" not in extra):
+                extra = {**extra, "token_count": measure(piece)} if extra else {"token_count": measure(piece)}
+            metadata = new(ChunkMetadata)
+            set_data(metadata, (source, index, total, piece, extra))
             if 0 <= start <= end <= length:
-                chunks.append(_sliced_chunk(piece, start, end, index, metadata))
+                # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
+                # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.
+                chunk = new(Chunk)
+                set_text(chunk, piece)
+                set_start(chunk, start)
+                set_end(chunk, end)
+                set_index(chunk, index)
+                set_metadata(chunk, metadata)
+                add(chunk)
             else:
-                chunks.append(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
+                add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
         return chunks
 
     def split_text(self, text: str) -> list[str]:

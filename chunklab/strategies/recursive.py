@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from typing import Callable, Iterator, NamedTuple, Sequence
 
@@ -41,9 +42,16 @@ Measure = Callable[[str], int]
 # scans for it quickly (a leading "\r?" or character class is several times slower), and swallows
 # the whitespace after it, so the piece that follows starts trimmed. Blank lines are those of
 # `chunklab.text.paragraphs.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
-# line ends; pieces are trimmed one by one only where some line ends in whitespace.
-_PARAGRAPH = re.compile(r"\n(?:[ \t\f\v]*\r?\n)+\s*")
-_LINE = re.compile(r"\n\s*")
+# line ends; pieces are trimmed one by one only where some line ends in whitespace. A blank line is a
+# line feed, blanks, maybe a "\r", a line feed; whatever whitespace follows belongs to the same
+# separator, so naming one blank line is enough (``\s*`` takes any more), and the blanks are taken
+# possessively (``*+``): a line that starts indented is given up at once, without backtracking
+# through its indentation (code reads three times faster).
+_PARAGRAPH = re.compile(r"\n[ \t\f\v]*+\r?\n\s*+")
+_LINE = re.compile(r"\n\s*+")
+# The same two patterns for `re.split`, which keeps a captured separator between the pieces.
+_PARAGRAPH_PARTS = re.compile(f"({_PARAGRAPH.pattern})")
+_LINE_PARTS = re.compile(f"({_LINE.pattern})")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _SPACE_BEFORE_BREAK = re.compile(r"\n(?<=[^\S\n]\n)")
 _WORD_START = re.compile(r"(?<!\S)\S")
@@ -73,8 +81,7 @@ def recursive_runs(
     with a line break (``"\\ndef "``, ``"\\n## "``) starts the piece after it, any other literal
     (``"; "``, ``"。"``) ends the piece before it.
     """
-    start, end = trim_span(text, start, end)
-    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
+    return [Run(level, list(zip(starts, ends))) for level, starts, ends in _runs(text, start, end, separators, limit, measure)]
 
 
 def recursive_spans(
@@ -82,16 +89,42 @@ def recursive_spans(
 ) -> list[tuple[int, int, str]]:
     """`recursive_runs` with each run's pieces merged greedily (`chunklab.text.pack.pack`) into spans that
     measure at most `limit`: ``(start, end, level)`` per chunk, without overlap."""
-    return _merge(text, recursive_runs(text, start, end, separators, limit, measure), limit, measure)
+    return _merge(text, _runs(text, start, end, separators, limit, measure), limit, measure)
 
 
-def _merge(text: str, runs: list[Run], limit: int, measure: Measure) -> list[tuple[int, int, str]]:
-    merged = []
-    for level, pieces in runs:
-        if len(pieces) == 1:
-            merged.append((*pieces[0], level))
+#: A run as the cascade keeps it: its level, its pieces' starts and their ends (two lists of ints,
+#: fewer objects than a tuple per piece).
+_ListRun = tuple[str, list[int], list[int]]
+
+
+def _runs(
+    text: str, start: int, end: int, separators: Sequence[str], limit: int, measure: Measure
+) -> list[_ListRun]:
+    start, end = trim_span(text, start, end)
+    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
+
+
+def _merge(text: str, runs: list[_ListRun], limit: int, measure: Measure) -> list[tuple[int, int, str]]:
+    """Each run's pieces packed greedily into spans of at most `limit` (`chunklab.text.pack.pack`).
+
+    In characters, each span is found with one binary search over the run's piece ends (what
+    `pack` does, without building a tuple per piece): the pieces of a run each fit, so a span
+    runs from a piece's start to the last piece end within `limit` of it."""
+    merged: list[tuple[int, int, str]] = []
+    add = merged.append
+    for level, starts, ends in runs:
+        n = len(starts)
+        if n == 1:
+            add((starts[0], ends[0], level))
+        elif measure is len:
+            i = 0
+            while i < n:
+                head = starts[i]
+                j = bisect.bisect_right(ends, head + limit, i)
+                add((head, ends[j - 1], level))
+                i = j
         else:
-            merged.extend((s, e, level) for s, e, _, _ in pack(text, pieces, limit, measure))
+            merged.extend((s, e, level) for s, e, _, _ in pack(text, list(zip(starts, ends)), limit, measure))
     return merged
 
 
@@ -112,9 +145,9 @@ class _Cascade:
         self.line = _CR_LINE if crlf else _LINE
         # Positions of line breaks that follow whitespace: pieces ending there need trimming.
         self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
-        self.found: list[Run] = []
+        self.found: list[_ListRun] = []
 
-    def runs(self) -> list[Run]:
+    def runs(self) -> list[_ListRun]:
         self._cut(*self.span, 0)
         return self.found
 
@@ -123,52 +156,71 @@ class _Cascade:
             return
         if depth >= len(self.separators) or self.separators[depth] in ("word", "char"):
             level = self.separators[depth] if depth < len(self.separators) else "char"
-            self.found.append(Run(level, fit(self.text, start, end, self.limit, self.measure)))
+            pieces = fit(self.text, start, end, self.limit, self.measure)
+            self.found.append((level, [s for s, _ in pieces], [e for _, e in pieces]))
             return
         level = self.separators[depth]
-        pieces = self._pieces(start, end, level)
+        starts, ends = self._pieces(start, end, level)
+        limit = self.limit
         if self.measure is len:
-            oversized = [k for k, (s, e) in enumerate(pieces) if e - s > self.limit]
+            if len(starts) == 1:
+                oversized = [0] if end - start > limit else []
+            elif max(map(operator.sub, ends, starts)) <= limit:
+                oversized = []
+            else:
+                oversized = [k for k, size in enumerate(map(operator.sub, ends, starts)) if size > limit]
         else:
-            size, limit = span_measure(self.text, self.measure), self.limit
-            oversized = [k for k, (s, e) in enumerate(pieces) if size(s, e) > limit]
+            size = span_measure(self.text, self.measure)
+            oversized = [k for k, (s, e) in enumerate(zip(starts, ends)) if size(s, e) > limit]
         head = 0
         for k in oversized:
             if head < k:
-                self.found.append(Run(level, pieces[head:k]))
-            self._cut(*pieces[k], depth + 1)
+                self.found.append((level, starts[head:k], ends[head:k]))
+            self._cut(starts[k], ends[k], depth + 1)
             head = k + 1
-        if head < len(pieces):
-            self.found.append(Run(level, pieces[head:] if head else pieces))
+        if head < len(starts):
+            self.found.append((level, starts[head:], ends[head:]) if head else (level, starts, ends))
 
-    def _pieces(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
-        """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces."""
+    def _pieces(self, start: int, end: int, separator: str) -> tuple[list[int], list[int]]:
+        """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces: their
+        starts and their ends."""
         text = self.text
         if separator == "sentence":
-            return [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
+            found = sentence_spans(text[start:end])
+            return [start + s for s, _ in found], [start + e for _, e in found]
         if separator in ("paragraph", "line"):  # whitespace: the separator belongs to neither piece
             if text.find("\n", start, end) < 0 and (self.line is _LINE or text.find("\r", start, end) < 0):
-                return [(start, end)]  # a single line: nothing to cut
+                return [start], [end]  # a single line: nothing to cut
+            ragged = self.ragged
+            if ragged is not None:
+                # Every separator swallows the whitespace after it, and the span's ends are not
+                # whitespace: the pieces lie between the separators, trimmed, except where a line
+                # ends in whitespace (a "ragged" line feed). Splitting at the separators (kept) and
+                # adding up the parts' lengths gives every boundary, with no Python object per piece.
+                pattern = _PARAGRAPH_PARTS if separator == "paragraph" else _LINE_PARTS
+                parts = pattern.split(text if start == 0 and end == len(text) else text[start:end])
+                bounds = list(itertools.accumulate(map(len, parts), initial=start))
+                starts, ends = bounds[0::2], bounds[1::2]
+                for feed in ragged[bisect.bisect_left(ragged, start) : bisect.bisect_left(ragged, end)]:
+                    k = bisect.bisect_left(ends, feed)
+                    if k < len(ends) and ends[k] == feed:
+                        ends[k] = trim_span(text, starts[k], feed)[1]
+                return starts, ends
             pattern = _PARAGRAPH if separator == "paragraph" else self.line
             found = [m.span() for m in pattern.finditer(text, start, end)]
-            ragged = self.ragged
-            if ragged is not None and bisect.bisect_left(ragged, start) == bisect.bisect_left(ragged, end):
-                # Both ends of the span are non-space and every separator swallows the whitespace
-                # after it: the pieces lie between the separators, already trimmed.
-                bounds = [start, *itertools.chain.from_iterable(found), end]
-                return list(zip(bounds[::2], bounds[1::2]))
             heads, tails = [start, *(e for _, e in found)], [*(s for s, _ in found), end]
         else:
             found = [m.span() for m in re.finditer(re.escape(separator), text[start:end])]
             cuts = [start + (s if separator.startswith(("\n", "\r")) else e) for s, e in found]
             heads, tails = [start, *cuts], [*cuts, end]
-        pieces = []
+        starts, ends = [], []
         for s, e in zip(heads, tails):
             if s < e and (text[s].isspace() or text[e - 1].isspace()):
                 s, e = trim_span(text, s, e)
             if s < e:
-                pieces.append((s, e))
-        return pieces
+                starts.append(s)
+                ends.append(e)
+        return starts, ends
 
 
 @register
@@ -231,8 +283,7 @@ class RecursiveChunker(UnitSized, Chunker):
         """Yield each chunk's span with the level its pieces were cut at."""
         measure = self.measure_function()
         limit = self.chunk_size - self.chunk_overlap
-        runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
-        cores = _merge(text, runs, limit, measure)
+        cores = recursive_spans(text, 0, len(text), self.separators, limit, measure)
         if self.chunk_overlap:
             starts = _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
         else:

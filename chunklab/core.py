@@ -18,12 +18,10 @@ import math
 import types
 import typing
 from dataclasses import dataclass, field
-from collections.abc import Mapping
-from typing import Any, ClassVar, Iterable, Iterator, Literal
+from typing import Any, ClassVar, Iterable, Literal, Mapping
 
 __all__ = [
     "Chunk",
-    "ChunkMetadata",
     "ChunkSpan",
     "Chunker",
     "CHUNKERS",
@@ -101,89 +99,56 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-class ChunkMetadata(Mapping[str, Any]):
-    """The metadata of a chunk that `Chunker.__call__` built: a read-only mapping whose entries are
-    worked out the first time any of them is read.
+#: Marks a `Chunk`'s metadata that has not been made yet (see `_metadata_attribute`).
+_PENDING = object()
 
-    Building every chunk's metadata at once (a dict, and above all the SHA-256 of its text for
-    ``content_hash``) took more time than finding the chunks in most chunkers, for entries a
-    pipeline that only wants the texts and offsets never reads. Here a chunk keeps what its
-    metadata is made of (source, index, total, its text, the strategy's own entries), and the first
-    read makes the dict, in the same order and with the same values as an eager build, and keeps it.
-    Everything a dict's reader does works the same: ``[]``, ``get``, ``in``, iteration,
-    ``keys``/``values``/``items``, ``len``, ``dict(...)``, ``{**...}``, equality with a dict (or
-    another mapping), ``repr``; a copy, a deep copy or a pickle is a plain dict (so are
-    ``dataclasses.asdict`` and `chunklab.pipeline.export.to_dicts`). It is not a dict:
-    ``json.dumps`` needs ``dict(chunk.metadata)`` (as `chunklab.pipeline.export` does), and it has
-    no methods that change it (`Chunk` is frozen; build a new chunk with new metadata instead).
+
+def _made_metadata(state: tuple) -> dict[str, Any]:
+    """The metadata `Chunker.__call__` gives a chunk, from what it kept of it (see `_metadata_attribute`)."""
+    _, source, index, total, text, extra = state
+    if source is None:
+        metadata = {"chunk_index": index, "total_chunks": total}
+    else:
+        metadata = {"source": source, "chunk_index": index, "total_chunks": total}
+    metadata["char_count"] = len(text)
+    metadata["content_hash"] = content_hash(text)
+    if extra:
+        metadata.update(extra)
+    return metadata
+
+
+def _metadata_attribute(slot: Any) -> property:
+    """`Chunk.metadata`, made the first time it is read.
+
+    Building every chunk's metadata dict as the chunk is made, with the SHA-256 of its text for
+    ``content_hash``, cost more than the rest of making the chunk, for entries a pipeline that wants
+    the texts and offsets never reads. So `Chunker.__call__` stores what the metadata is made of
+    (source, index, total, the chunk's text, the strategy's own entries) in the field's slot, as a
+    plain tuple marked `_PENDING` (one object more than the chunk, as the eager dict was, and one
+    the garbage collector stops tracking at its first pass when it holds only strings and numbers,
+    as it never tracks such a dict), and the first read of ``chunk.metadata`` makes the dict, the
+    same dict an eager build made, and puts it in the slot. From then on it is an ordinary dict,
+    read through this property; equality, ``repr``, copies, pickles and ``dataclasses.asdict``
+    read it the same way. (Two threads reading a chunk's metadata for the first time at once may
+    each get a dict of their own, equal ones.)
     """
+    read, write = slot.__get__, slot.__set__
 
-    __slots__ = ("_data",)
-    _data: dict[str, Any] | tuple[str | None, int, int, str, Mapping[str, Any] | None]
+    def metadata(chunk: Chunk) -> Mapping[str, Any]:
+        value = read(chunk)
+        if type(value) is tuple and len(value) == 6 and value[0] is _PENDING:
+            value = _made_metadata(value)
+            write(chunk, value)
+        return value
 
-    def _dict(self) -> dict[str, Any]:
-        data = self._data
-        if type(data) is dict:
-            return data
-        source, index, total, text, extra = data  # type: ignore[misc]
-        if source is None:
-            items = {"chunk_index": index, "total_chunks": total}
-        else:
-            items = {"source": source, "chunk_index": index, "total_chunks": total}
-        items["char_count"] = len(text)
-        items["content_hash"] = content_hash(text)
-        if extra:
-            items.update(extra)
-        _set_metadata_data(self, items)
-        return items
-
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._dict()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value of `key`, or `default`."""
-        return self._dict().get(key, default)
-
-    def keys(self) -> Any:
-        """The keys, in order (a dict's view)."""
-        return self._dict().keys()
-
-    def values(self) -> Any:
-        """The values, in order (a dict's view)."""
-        return self._dict().values()
-
-    def items(self) -> Any:
-        """The ``(key, value)`` pairs, in order (a dict's view)."""
-        return self._dict().items()
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ChunkMetadata):
-            return self._dict() == other._dict()
-        if isinstance(other, Mapping):
-            return self._dict() == dict(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable, as a dict is
-
-    def __repr__(self) -> str:
-        return repr(self._dict())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return dict, (self._dict(),)
+    return property(metadata, write, doc="The chunk's metadata (made when first read; see `_metadata_attribute`).")
 
 
 _new_object = object.__new__
-_set_metadata_data = ChunkMetadata.__dict__["_data"].__set__
+# The slots' own setters (`Chunker.__call__` fills new chunks through them), taken before the
+# metadata slot is wrapped.
 _set_fields = tuple(Chunk.__dict__[name].__set__ for name in ("text", "start", "end", "index", "metadata"))
+Chunk.metadata = _metadata_attribute(Chunk.__dict__["metadata"])  # type: ignore[assignment]
 
 
 #: Every registered chunker class by its short name; filled by `register`.
@@ -219,7 +184,7 @@ class Chunker:
     a non-string raises `TypeError`) with metadata ``chunk_index``,
     ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
     whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
-    whatever the strategy adds; the metadata is a `ChunkMetadata`, made when first read.
+    whatever the strategy adds; the metadata dict is made when first read (`_metadata_attribute`).
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -357,7 +322,7 @@ class Chunker:
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
         measure = self.measure if getattr(self, "unit", None) == "tokens" else None
-        new, set_data = _new_object, _set_metadata_data
+        new, pending = _new_object, _PENDING
         set_text, set_start, set_end, set_index, set_metadata = _set_fields
         chunks = []
         add = chunks.append
@@ -367,8 +332,7 @@ class Chunker:
             extra = span[2] if len(span) == 3 else None
             if measure is not None and (extra is None or "token_count" not in extra):
                 extra = {**extra, "token_count": measure(piece)} if extra else {"token_count": measure(piece)}
-            metadata = new(ChunkMetadata)
-            set_data(metadata, (source, index, total, piece, extra))
+            metadata = (pending, source, index, total, piece, extra)  # made when first read
             if 0 <= start <= end <= length:
                 # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
                 # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.

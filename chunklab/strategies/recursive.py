@@ -23,7 +23,8 @@ import bisect
 import itertools
 import operator
 import re
-from typing import Callable, Iterator, NamedTuple, Sequence
+import types
+from typing import Callable, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
@@ -58,6 +59,18 @@ _WORD_START = re.compile(r"(?<!\S)\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
 
+class _LevelMetadata(dict):
+    """``{level: read-only {"separator": level}}``, filled as levels are asked for: the metadata a
+    chunk in characters or words gets from `RecursiveChunker.spans`, one mapping per level."""
+
+    def __missing__(self, level: str) -> types.MappingProxyType:
+        named = self[level] = types.MappingProxyType({"separator": level})
+        return named
+
+
+_SEPARATOR_METADATA = _LevelMetadata()
+
+
 class Run(NamedTuple):
     """Consecutive pieces cut from one parent at one separator level; they may merge into chunks."""
 
@@ -81,7 +94,9 @@ def recursive_runs(
     with a line break (``"\\ndef "``, ``"\\n## "``) starts the piece after it, any other literal
     (``"; "``, ``"。"``) ends the piece before it.
     """
-    return [Run(level, list(zip(starts, ends))) for level, starts, ends in _runs(text, start, end, separators, limit, measure)]
+    start, end = trim_span(text, start, end)
+    cascade = _Cascade(text, start, end, tuple(separators), limit, measure, merge=False)
+    return [Run(level, list(zip(starts, ends))) for level, starts, ends in cascade.run()]
 
 
 def recursive_spans(
@@ -89,97 +104,100 @@ def recursive_spans(
 ) -> list[tuple[int, int, str]]:
     """`recursive_runs` with each run's pieces merged greedily (`chunklab.text.pack.pack`) into spans that
     measure at most `limit`: ``(start, end, level)`` per chunk, without overlap."""
-    return _merge(text, _runs(text, start, end, separators, limit, measure), limit, measure)
-
-
-#: A run as the cascade keeps it: its level, its pieces' starts and their ends (two lists of ints,
-#: fewer objects than a tuple per piece).
-_ListRun = tuple[str, list[int], list[int]]
-
-
-def _runs(
-    text: str, start: int, end: int, separators: Sequence[str], limit: int, measure: Measure
-) -> list[_ListRun]:
     start, end = trim_span(text, start, end)
-    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
-
-
-def _merge(text: str, runs: list[_ListRun], limit: int, measure: Measure) -> list[tuple[int, int, str]]:
-    """Each run's pieces packed greedily into spans of at most `limit` (`chunklab.text.pack.pack`).
-
-    In characters, each span is found with one binary search over the run's piece ends (what
-    `pack` does, without building a tuple per piece): the pieces of a run each fit, so a span
-    runs from a piece's start to the last piece end within `limit` of it."""
+    if start >= end:
+        return []
+    if measure is len and end - start <= limit and separators[0] in _WHITESPACE_LEVELS:
+        return [(start, end, separators[0])]  # all of it fits: the cascade would give one run, one span
+    if measure is len:  # the pieces of a run each fit: merge them as the cascade finds them
+        return _Cascade(text, start, end, tuple(separators), limit, measure, merge=True).run()
+    runs = _Cascade(text, start, end, tuple(separators), limit, measure, merge=False).run()
     merged: list[tuple[int, int, str]] = []
-    add = merged.append
     for level, starts, ends in runs:
-        n = len(starts)
-        if n == 1:
-            add((starts[0], ends[0], level))
-        elif measure is len:
-            i = 0
-            while i < n:
-                head = starts[i]
-                j = bisect.bisect_right(ends, head + limit, i)
-                add((head, ends[j - 1], level))
-                i = j
+        if len(starts) == 1:
+            merged.append((starts[0], ends[0], level))
         else:
             merged.extend((s, e, level) for s, e, _, _ in pack(text, list(zip(starts, ends)), limit, measure))
     return merged
 
 
+#: The levels whose pieces, all put back together, run from the span's start to its end.
+_WHITESPACE_LEVELS = ("paragraph", "line", "word", "char")
+
+
 class _Cascade:
     """The cascade over ``text[start:end]``: its separators, the size limit, and what is known of the
     span's line ends (looked at once, in the span only, so that cutting many small spans of a long
-    text stays linear)."""
+    text stays linear).
+
+    `run` returns the runs, each as its level and its pieces' starts and ends (two lists of ints:
+    fewer objects than a tuple per piece), or, with `merge` (characters only), the spans the runs
+    merge into, merged as they are found: ``(start, end, level)``. In characters every piece of a
+    run fits, so a span runs from a piece's start to the last piece end within `limit` of it, which
+    one binary search over the piece ends finds (what `chunklab.text.pack.pack` does for `len`)."""
 
     def __init__(
-        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure
+        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure, merge: bool
     ) -> None:
         self.text = text
         self.span = (start, end)
         self.separators = separators
         self.limit = limit
         self.measure = measure
+        self.merge = merge
         crlf = text.find("\r", start, end) >= 0
         self.line = _CR_LINE if crlf else _LINE
         # Positions of line breaks that follow whitespace: pieces ending there need trimming.
         self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
-        self.found: list[_ListRun] = []
+        self.found: list = []
 
-    def runs(self) -> list[_ListRun]:
+    def run(self) -> list:
         self._cut(*self.span, 0)
         return self.found
+
+    def _emit(self, level: str, starts: list[int], ends: list[int], low: int, high: int) -> None:
+        """The pieces ``[low, high)`` as a run, or merged into spans."""
+        if not self.merge:
+            whole = low == 0 and high == len(starts)
+            self.found.append((level, starts, ends) if whole else (level, starts[low:high], ends[low:high]))
+            return
+        add, limit, right = self.found.append, self.limit, bisect.bisect_right
+        while low < high:
+            head = starts[low]
+            low = right(ends, head + limit, low, high)
+            add((head, ends[low - 1], level))
 
     def _cut(self, start: int, end: int, depth: int) -> None:
         if start >= end:
             return
-        if depth >= len(self.separators) or self.separators[depth] in ("word", "char"):
-            level = self.separators[depth] if depth < len(self.separators) else "char"
+        separators = self.separators
+        if depth >= len(separators) or separators[depth] in ("word", "char"):
+            level = separators[depth] if depth < len(separators) else "char"
             pieces = fit(self.text, start, end, self.limit, self.measure)
-            self.found.append((level, [s for s, _ in pieces], [e for _, e in pieces]))
+            self._emit(level, [s for s, _ in pieces], [e for _, e in pieces], 0, len(pieces))
             return
-        level = self.separators[depth]
+        level = separators[depth]
         starts, ends = self._pieces(start, end, level)
-        limit = self.limit
+        count, limit = len(starts), self.limit
+        oversized: Sequence[int]
         if self.measure is len:
-            if len(starts) == 1:
-                oversized = [0] if end - start > limit else []
+            if count == 1:
+                oversized = [0] if end - start > limit else ()
             elif max(map(operator.sub, ends, starts)) <= limit:
-                oversized = []
+                oversized = ()
             else:
-                oversized = [k for k, size in enumerate(map(operator.sub, ends, starts)) if size > limit]
+                oversized = list(itertools.compress(itertools.count(), map(limit.__lt__, map(operator.sub, ends, starts))))
         else:
             size = span_measure(self.text, self.measure)
             oversized = [k for k, (s, e) in enumerate(zip(starts, ends)) if size(s, e) > limit]
         head = 0
         for k in oversized:
             if head < k:
-                self.found.append((level, starts[head:k], ends[head:k]))
+                self._emit(level, starts, ends, head, k)
             self._cut(starts[k], ends[k], depth + 1)
             head = k + 1
-        if head < len(starts):
-            self.found.append((level, starts[head:], ends[head:]) if head else (level, starts, ends))
+        if head < count:
+            self._emit(level, starts, ends, head, count)
 
     def _pieces(self, start: int, end: int, separator: str) -> tuple[list[int], list[int]]:
         """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces: their
@@ -279,22 +297,27 @@ class RecursiveChunker(UnitSized, Chunker):
                 f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
             )
 
-    def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Yield each chunk's span with the level its pieces were cut at."""
+    def spans(self, text: str) -> list[ChunkSpan]:
+        """Each chunk's span with the level its pieces were cut at (one read-only mapping per level,
+        shared by the chunks cut there, except in tokens, where each chunk has its own count)."""
         measure = self.measure_function()
         limit = self.chunk_size - self.chunk_overlap
         cores = recursive_spans(text, 0, len(text), self.separators, limit, measure)
-        if self.chunk_overlap:
-            starts = _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
-        else:
-            starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
+            starts = self._starts(text, cores, measure)
             size = span_measure(text, measure)
-            for begin, (_, end, level) in zip(starts, cores):
-                yield begin, end, {"separator": level, "token_count": size(begin, end)}
-        else:
-            for begin, (_, end, level) in zip(starts, cores):
-                yield begin, end, {"separator": level}
+            return [(begin, end, {"separator": level, "token_count": size(begin, end)})
+                    for begin, (_, end, level) in zip(starts, cores)]
+        named = _SEPARATOR_METADATA
+        if not self.chunk_overlap:
+            return [(start, end, named[level]) for start, end, level in cores]
+        starts = self._starts(text, cores, measure)
+        return [(begin, end, named[level]) for begin, (_, end, level) in zip(starts, cores)]
+
+    def _starts(self, text: str, cores: list[tuple[int, int, str]], measure: Measure) -> list[int]:
+        if self.chunk_overlap:
+            return _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
+        return [start for start, _, _ in cores]
 
 
 def _overlap_starts(

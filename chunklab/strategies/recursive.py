@@ -42,19 +42,19 @@ Measure = Callable[[str], int]
 # Separators that are whitespace, as patterns. Each starts with a literal "\n", so the regex engine
 # scans for it quickly (a leading "\r?" or character class is several times slower), and swallows
 # the whitespace after it, so the piece that follows starts trimmed. Blank lines are those of
-# `chunklab.text.paragraphs.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
-# line ends; pieces are trimmed one by one only where some line ends in whitespace. A blank line is a
-# line feed, blanks, maybe a "\r", a line feed; whatever whitespace follows belongs to the same
-# separator, so naming one blank line is enough (``\s*`` takes any more), and the blanks are taken
-# possessively (``*+``): a line that starts indented is given up at once, without backtracking
-# through its indentation (code reads three times faster).
+# `chunklab.text.paragraphs.paragraph_spans`: a line feed, blanks, maybe a "\r", a line feed; whatever
+# whitespace follows belongs to the same separator, so naming one blank line is enough (``\s*``
+# takes any more), and the blanks are taken possessively (``*+``): a line that starts indented is
+# given up at once, without backtracking through its indentation (code reads three times faster).
+# Texts with a "\r" use the line pattern that also knows old Mac line ends and have every piece
+# trimmed; in others only a piece whose line ends in whitespace is.
 _PARAGRAPH = re.compile(r"\n[ \t\f\v]*+\r?\n\s*+")
 _LINE = re.compile(r"\n\s*+")
 # The same two patterns for `re.split`, which keeps a captured separator between the pieces.
 _PARAGRAPH_PARTS = re.compile(f"({_PARAGRAPH.pattern})")
 _LINE_PARTS = re.compile(f"({_LINE.pattern})")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
-_SPACE_BEFORE_BREAK = re.compile(r"\n(?<=[^\S\n]\n)")
+_LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
@@ -145,10 +145,7 @@ class _Cascade:
         self.limit = limit
         self.measure = measure
         self.merge = merge
-        crlf = text.find("\r", start, end) >= 0
-        self.line = _CR_LINE if crlf else _LINE
-        # Positions of line breaks that follow whitespace: pieces ending there need trimming.
-        self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
+        self.line = _CR_LINE if text.find("\r", start, end) >= 0 else _LINE
         self.found: list = []
 
     def run(self) -> list:
@@ -209,20 +206,19 @@ class _Cascade:
         if separator in ("paragraph", "line"):  # whitespace: the separator belongs to neither piece
             if text.find("\n", start, end) < 0 and (self.line is _LINE or text.find("\r", start, end) < 0):
                 return [start], [end]  # a single line: nothing to cut
-            ragged = self.ragged
-            if ragged is not None:
+            if self.line is _LINE:
                 # Every separator swallows the whitespace after it, and the span's ends are not
-                # whitespace: the pieces lie between the separators, trimmed, except where a line
-                # ends in whitespace (a "ragged" line feed). Splitting at the separators (kept) and
-                # adding up the parts' lengths gives every boundary, with no Python object per piece.
+                # whitespace: the pieces lie between the separators, trimmed, except a piece whose
+                # line ends in whitespace. Splitting at the separators (kept) and adding up the
+                # parts' lengths gives every boundary, with no Python object per piece.
                 pattern = _PARAGRAPH_PARTS if separator == "paragraph" else _LINE_PARTS
                 parts = pattern.split(text if start == 0 and end == len(text) else text[start:end])
                 bounds = list(itertools.accumulate(map(len, parts), initial=start))
                 starts, ends = bounds[0::2], bounds[1::2]
-                for feed in ragged[bisect.bisect_left(ragged, start) : bisect.bisect_left(ragged, end)]:
-                    k = bisect.bisect_left(ends, feed)
-                    if k < len(ends) and ends[k] == feed:
-                        ends[k] = trim_span(text, starts[k], feed)[1]
+                before_separators = parts[0:-1:2]
+                if any(map(str.isspace, map(_LAST, before_separators))):
+                    for k in itertools.compress(itertools.count(), map(str.isspace, map(_LAST, before_separators))):
+                        ends[k] = trim_span(text, starts[k], ends[k])[1]
                 return starts, ends
             pattern = _PARAGRAPH if separator == "paragraph" else self.line
             found = [m.span() for m in pattern.finditer(text, start, end)]

@@ -372,10 +372,23 @@ def _char_overlap_starts(
 def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
     """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
     `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
-    stop) before running their patterns."""
+    stop) before running their patterns.
+
+    For a blank line or a line break that is the end of the first separator found from the
+    whitespace before `low` on: separators swallow the whitespace after them, so that end is at
+    least `low`, and the ends come in order, so it is the answer if it is before `high`."""
     breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
     for level in levels:
-        if level in ("paragraph", "line") and not breaks:
+        if level in ("paragraph", "line"):
+            if not breaks:
+                continue
+            back = _whitespace_before(text, low)
+            if level == "paragraph":
+                match = _PARAGRAPH.search(text, back, high)
+            else:
+                match = (_CR_LINE if text.find("\r", back, high) >= 0 else _LINE).search(text, back, high)
+            if match is not None and match.end() < high:
+                return match.end()
             continue
         if level == "sentence" and _TERMINAL.search(text, low - 1, high) is None:
             continue
@@ -383,6 +396,14 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> in
         if found:
             return found[0]
     return None
+
+
+def _whitespace_before(text: str, position: int) -> int:
+    """Where the run of whitespace that ends at `position` begins (`position` if there is none): a
+    separator may begin there, before a window that starts at `position`."""
+    while position > 0 and text[position - 1].isspace():
+        position -= 1
+    return position
 
 
 def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
@@ -394,9 +415,7 @@ def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
         # the slice's first sentence starts where the slice does, not at a sentence boundary.
         head = max(0, low - 40)
         return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
-    back = low
-    while back > 0 and text[back - 1].isspace():  # a separator may begin in the whitespace before `low`
-        back -= 1
+    back = _whitespace_before(text, low)
     if level in ("paragraph", "line"):
         pattern = _PARAGRAPH if level == "paragraph" else (_CR_LINE if "\r" in text[back:high] else _LINE)
         return [m.end() for m in pattern.finditer(text, back, high) if low <= m.end() < high]

@@ -99,49 +99,32 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-#: Marks a `Chunk`'s metadata that has not been made yet (see `_metadata_attribute`).
-_PENDING = object()
-
-
-def _made_metadata(state: tuple) -> dict[str, Any]:
-    """The metadata `Chunker.__call__` gives a chunk, from what it kept of it (see `_metadata_attribute`)."""
-    _, source, index, total, text, extra = state
-    if source is None:
-        metadata = {"chunk_index": index, "total_chunks": total}
-    else:
-        metadata = {"source": source, "chunk_index": index, "total_chunks": total}
-    metadata["char_count"] = len(text)
-    metadata["content_hash"] = content_hash(text)
-    if extra:
-        metadata.update(extra)
-    return metadata
+#: Stands for a ``content_hash`` not computed yet (see `_metadata_attribute`).
+_LATER = object()
 
 
 def _metadata_attribute(slot: Any) -> property:
-    """`Chunk.metadata`, made the first time it is read.
+    """`Chunk.metadata`, whose ``content_hash`` is computed the first time the metadata is read.
 
-    Building every chunk's metadata dict as the chunk is made, with the SHA-256 of its text for
-    ``content_hash``, cost more than the rest of making the chunk, for entries a pipeline that wants
-    the texts and offsets never reads. So `Chunker.__call__` stores what the metadata is made of
-    (source, index, total, the chunk's text, the strategy's own entries) in the field's slot, as a
-    plain tuple marked `_PENDING` (one object more than the chunk, as the eager dict was, and one
-    the garbage collector stops tracking at its first pass when it holds only strings and numbers,
-    as it never tracks such a dict), and the first read of ``chunk.metadata`` makes the dict, the
-    same dict an eager build made, and puts it in the slot. From then on it is an ordinary dict,
-    read through this property; equality, ``repr``, copies, pickles and ``dataclasses.asdict``
-    read it the same way. (Two threads reading a chunk's metadata for the first time at once may
-    each get a dict of their own, equal ones.)
+    The SHA-256 of every chunk's text cost more than the rest of making the chunk (slicing, the
+    metadata dict, the object), for a value a pipeline that wants texts and offsets never reads. So
+    `Chunker.__call__` puts a placeholder in its place, and the first read of ``chunk.metadata``
+    replaces it with the hash of ``chunk.text``; what any reader sees is the dict an eager build
+    made, in the same order (equality, ``repr``, copies, pickles and ``dataclasses.asdict`` read
+    the attribute too). The placeholder is an object the garbage collector does not track, so the
+    dict stays untracked as before; a lazy mapping object per chunk would have doubled the objects
+    every collection walks.
     """
-    read, write = slot.__get__, slot.__set__
+    read = slot.__get__
+    later = _LATER
 
     def metadata(chunk: Chunk) -> Mapping[str, Any]:
         value = read(chunk)
-        if type(value) is tuple and len(value) == 6 and value[0] is _PENDING:
-            value = _made_metadata(value)
-            write(chunk, value)
+        if type(value) is dict and value.get("content_hash") is later:
+            value["content_hash"] = content_hash(chunk.text)
         return value
 
-    return property(metadata, write, doc="The chunk's metadata (made when first read; see `_metadata_attribute`).")
+    return property(metadata, slot.__set__, doc="The chunk's metadata (see `_metadata_attribute`).")
 
 
 _new_object = object.__new__
@@ -184,7 +167,8 @@ class Chunker:
     a non-string raises `TypeError`) with metadata ``chunk_index``,
     ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
     whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
-    whatever the strategy adds; the metadata dict is made when first read (`_metadata_attribute`).
+    whatever the strategy adds (``content_hash`` is computed when the metadata is first read: see
+    `_metadata_attribute`).
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -321,18 +305,24 @@ class Chunker:
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
-        measure = self.measure if getattr(self, "unit", None) == "tokens" else None
-        new, pending = _new_object, _PENDING
+        counts_tokens = getattr(self, "unit", None) == "tokens"
+        new, later = _new_object, _LATER
         set_text, set_start, set_end, set_index, set_metadata = _set_fields
         chunks = []
         add = chunks.append
         for index, span in enumerate(raw):
             start, end = span[0], span[1]
             piece = text[start:end]
-            extra = span[2] if len(span) == 3 else None
-            if measure is not None and (extra is None or "token_count" not in extra):
-                extra = {**extra, "token_count": measure(piece)} if extra else {"token_count": measure(piece)}
-            metadata = (pending, source, index, total, piece, extra)  # made when first read
+            # content_hash: computed when first read (see `_metadata_attribute`)
+            if source is None:
+                metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece), "content_hash": later}
+            else:
+                metadata = {"source": source, "chunk_index": index, "total_chunks": total, "char_count": len(piece),
+                            "content_hash": later}
+            if len(span) == 3:
+                metadata.update(span[2])
+            if counts_tokens and "token_count" not in metadata:
+                metadata["token_count"] = self.measure(piece)
             if 0 <= start <= end <= length:
                 # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
                 # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.

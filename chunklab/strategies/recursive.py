@@ -23,7 +23,6 @@ import bisect
 import itertools
 import operator
 import re
-import types
 from typing import Callable, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
@@ -57,18 +56,6 @@ _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
-
-
-class _LevelMetadata(dict):
-    """``{level: read-only {"separator": level}}``, filled as levels are asked for: the metadata a
-    chunk in characters or words gets from `RecursiveChunker.spans`, one mapping per level."""
-
-    def __missing__(self, level: str) -> types.MappingProxyType:
-        named = self[level] = types.MappingProxyType({"separator": level})
-        return named
-
-
-_SEPARATOR_METADATA = _LevelMetadata()
 
 
 class Run(NamedTuple):
@@ -294,26 +281,21 @@ class RecursiveChunker(UnitSized, Chunker):
             )
 
     def spans(self, text: str) -> list[ChunkSpan]:
-        """Each chunk's span with the level its pieces were cut at (one read-only mapping per level,
-        shared by the chunks cut there, except in tokens, where each chunk has its own count)."""
+        """Each chunk's span with the level its pieces were cut at."""
         measure = self.measure_function()
         limit = self.chunk_size - self.chunk_overlap
         cores = recursive_spans(text, 0, len(text), self.separators, limit, measure)
+        if self.chunk_overlap:
+            starts = _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
+        elif self.unit != "tokens":
+            return [(start, end, {"separator": level}) for start, end, level in cores]
+        else:
+            starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
-            starts = self._starts(text, cores, measure)
             size = span_measure(text, measure)
             return [(begin, end, {"separator": level, "token_count": size(begin, end)})
                     for begin, (_, end, level) in zip(starts, cores)]
-        named = _SEPARATOR_METADATA
-        if not self.chunk_overlap:
-            return [(start, end, named[level]) for start, end, level in cores]
-        starts = self._starts(text, cores, measure)
-        return [(begin, end, named[level]) for begin, (_, end, level) in zip(starts, cores)]
-
-    def _starts(self, text: str, cores: list[tuple[int, int, str]], measure: Measure) -> list[int]:
-        if self.chunk_overlap:
-            return _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
-        return [start for start, _, _ in cores]
+        return [(begin, end, {"separator": level}) for begin, (_, end, level) in zip(starts, cores)]
 
 
 def _overlap_starts(

@@ -158,9 +158,8 @@ def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
     if isinstance(tokens, _WordPieces):
         return tokens.cuts()
     starts = memoryview(tokens.bounds)  # Python ints, read without making numpy scalars
-    ends = memoryview(np.ascontiguousarray(tokens.table[:, 1]))
-    exact = tokens.exact or b""
-    return _Cuts(len(starts) - 1, starts.__getitem__, ends.__getitem__, lambda k: exact[k] == 1,
+    table, exact = tokens.table, tokens.exact or b""
+    return _Cuts(len(starts) - 1, starts.__getitem__, lambda k: int(table[k, 1]), lambda k: exact[k] == 1,
                  lambda low, high: exact.find(_CUT, low, high), lambda low, high: exact.rfind(_CUT, low, high))
 
 
@@ -410,8 +409,8 @@ class TokenChunker(Chunker):
         """Tokens of `text` for `tokenizer`, without special tokens."""
         return count_tokens(text, self.tokenizer)
 
-    def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Yield each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
+    def spans(self, text: str) -> list[ChunkSpan]:
+        """Each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
         windows = token_windows(text, self.chunk_size, self.chunk_overlap, self.tokenizer, self.snap_to_words)
-        for start, end, first, stop, count in windows:
-            yield start, end, {"token_count": count, "first_token": first, "end_token": stop}
+        return [(start, end, {"token_count": count, "first_token": first, "end_token": stop})
+                for start, end, first, stop, count in windows]

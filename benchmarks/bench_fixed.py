@@ -77,7 +77,7 @@ def measure(rounds: int = ROUNDS, shapes: tuple[str, ...] = SHAPES) -> list[Row]
                 "chunklab FixedSizeChunker snap_to_words": chunklab_run(overlap, snap=True),
                 "langchain CharacterTextSplitter('') +index": peer(langchain_run, overlap),
                 "chonkie TokenChunker (characters)": peer(chonkie_token_run, overlap),
-                "chonkie FastChunker (bytes, own cut rule)": peer(chonkie_fast_run, overlap),
+                "limit: chonkie FastChunker (Rust; bytes, own cut rule)": peer(chonkie_fast_run, overlap),
             }
             targets = {label: TARGET for label in runs if label.startswith(("langchain", "chonkie TokenChunker"))}
             setting = f"{SIZE} chars, overlap {overlap}"

@@ -7,6 +7,7 @@ Each part is a script of its own (run one alone for its detailed docstring and o
 * peers: `bench_fixed`, `bench_recursive`, `bench_sentence` (which first times the regex sentence
   splitter against pySBD), `bench_token`, `bench_semantic`, each on the shapes of `shapes`
   (`bench_semantic` on the course's prose only);
+* `bench_chunks`: what making a `Chunk` costs, part by part;
 * `bench_scaling`: 1 MB against 10 MB for every registered chunker, and on every shape for the
   chunkers the peer benchmarks compare;
 * `bench_sliders`: a parameter change to new HTML in the explorer, for every registered chunker.
@@ -26,6 +27,7 @@ import platform
 import sys
 import time
 
+import bench_chunks
 import bench_fixed
 import bench_recursive
 import bench_scaling
@@ -43,7 +45,7 @@ PEERS = {
     "token": bench_token,
     "semantic": bench_semantic,
 }
-PARTS = (*PEERS, "scaling", "sliders")
+PARTS = ("chunks", *PEERS, "scaling", "sliders")
 
 
 def describe_machine() -> str:
@@ -96,6 +98,8 @@ def main(parts: list[str]) -> None:
     for shape in SHAPES:
         print(f"  {describe(shape)}")
     print()
+    if "chunks" in chosen:
+        bench_chunks.print_parts(bench_chunks.measure())
     rows: list[Row] = []
     for name in (p for p in PEERS if p in chosen):
         print(f"measuring {name} ...", flush=True)

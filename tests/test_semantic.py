@@ -334,7 +334,7 @@ def test_explore_rerender_does_not_re_embed(embedder) -> None:
     text = topic_text((PETS, 30), (MONEY, 30), (SHIPS, 30))
     explorer = Explorer(SemanticChunker, text, embedder=embedder)
     first = explorer.render()
-    for max_size in (300, 600, 900):
+    for max_size in (300, 450, 900):
         assert explorer.render(chunk_size=max_size) != first
     explorer.render(threshold=80.0, buffer=2)
     assert embedder.calls == 1

@@ -34,3 +34,11 @@ def test_char_counter_skips_whitespace_when_given_text() -> None:
     assert CharCounter()(2, 7) == 5
     assert CharCounter(text)(2, 7) == 2  # " cd\n " holds two non-space characters
     assert CharCounter(text).total([(0, 4), (3, 9)]) == 6
+
+
+def test_char_counter_agrees_with_str_isspace() -> None:
+    assert not any(chr(c).isspace() for c in range(0x3001, 0x110000))  # so the low code points are all to test
+    text = "".join(map(chr, range(0x3100)))
+    assert CharCounter(text)(0, len(text)) == sum(not c.isspace() for c in text)
+    odd = "a\x1cb\u3000c\u2028d\x85e\ud800f"  # separators, ideographic space, NEL, a lone surrogate
+    assert CharCounter(odd)(0, len(odd)) == 7

@@ -130,7 +130,7 @@ def test_query_returns_chunks_with_exact_offsets_and_filters(tmp_path, docs):
     late = store.query(tmp_path / "db", collection.name, question["question"], k=50,
                        where=["source=support", "start>=10000"])
     assert late and all(h.chunk.start >= 10000 and h.chunk.metadata["source"] == "support" for h in late)
-    with pytest.raises(ValueError, match="no collection 'nope'.*it has: fixed-[0-9a-f]{8}"):
+    with pytest.raises(ValueError, match="no collection 'nope'.*it has: fixed-chunk_size400-[0-9a-f]{8}"):
         store.query(tmp_path / "db", "nope", "x")
     with pytest.raises(ValueError, match="no chunk has the metadata key 'colour'"):
         store.query(tmp_path / "db", collection.name, "x", where=["colour=red"])

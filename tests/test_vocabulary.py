@@ -105,3 +105,14 @@ def test_structure_aware_chunkers_give_the_breadcrumb() -> None:
                          ("modality", {}), ("table", {}), ("hybrid", {})]:
         chunks = CHUNKERS[name](**params)(DOC)
         assert any(c.metadata.get("breadcrumb") for c in chunks), name
+
+
+#: Sized chunkers whose nature needs another default cap (README, "One vocabulary").
+OWN_DEFAULT = {"page": 4000, "token": 150}
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "chunk_size" in CHUNKERS[n].param_specs()])
+def test_one_default_cap(name: str) -> None:
+    from chunklab.text.length import DEFAULT_CHUNK_SIZE
+
+    assert CHUNKERS[name]().chunk_size == OWN_DEFAULT.get(name, DEFAULT_CHUNK_SIZE)

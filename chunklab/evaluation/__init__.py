@@ -1,17 +1,25 @@
-"""Measuring chunkers: retrieval of golden excerpts, structure broken, boundary scores, the goal."""
+"""Measuring chunkers: retrieval of golden excerpts (at a budget of text, or k chunks), paired
+comparisons, structure broken, boundary scores, the goal."""
 
+from .budget import Comparison
 from .comparison import compare, default_chunkers, guidance, indexed_text, summarize
 from .metrics import excerpts_kept_whole, structure_metrics
+from .paired import paired
 from .retrieval import RETRIEVERS, Retriever
+from .verdicts import curve, leaderboard
 
 __all__ = [
     "RETRIEVERS",
+    "Comparison",
     "Retriever",
     "compare",
+    "curve",
     "default_chunkers",
     "excerpts_kept_whole",
     "guidance",
     "indexed_text",
+    "leaderboard",
+    "paired",
     "structure_metrics",
     "summarize",
 ]

@@ -1,11 +1,17 @@
 """Measuring chunkers: every chunker on every document, every question through every retriever.
 
-`compare` is the runner behind notebook 16; `summarize` and `guidance` turn its rows into the ranked
-table and the "which strategy when" advice. The pieces it uses live in their own modules and are
-re-exported here for convenience:
+`compare` is the runner behind notebook 16. With ``budget=...`` (the headline, fair view) every
+strategy sends the reader the same amount of text per question and `compare` returns a
+`Comparison`; `leaderboard`, `curve` and `guidance` read it, and `paired` says whether a difference
+is real. Without a budget it measures the k best chunks per question (the k view), and
+`summarize` and `guidance` turn its rows into a table and advice. The pieces it uses live in their
+own modules and are re-exported here for convenience:
 
-* `chunklab.evaluation.metrics`: `span_metrics`, `precision_omega` (Smith & Troynikov's metrics, exact from
-  offsets), `structure_metrics`, `excerpts_kept_whole`;
+* `chunklab.evaluation.budget`: the budget rule (`spend`), `Comparison`, `BUDGET_METRICS`;
+* `chunklab.evaluation.paired`: `paired` (bootstrap interval, McNemar's exact test, verdict);
+* `chunklab.evaluation.verdicts`: `leaderboard`, `curve`;
+* `chunklab.evaluation.metrics`: `span_metrics`, `sent_metrics`, `precision_omega` (Smith &
+  Troynikov's metrics, exact from offsets), `structure_metrics`, `excerpts_kept_whole`;
 * `chunklab.evaluation.retrieval`: `BM25Retriever`, `DenseRetriever`, `RerankRetriever`, `HybridRetriever`,
   `LateChunkingRetriever`, `RETRIEVERS`;
 * `chunklab.text.spans`: `CharCounter`.
@@ -22,17 +28,21 @@ from typing import Any, Callable, Literal, Mapping, Sequence
 import numpy as np
 
 from ..core import CHUNKERS, Chunk, Chunker
-from ..formats.corpus import list_documents, load_document, load_questions
+from ..formats.corpus import Split, list_documents, load_document, load_questions
 from ..formats.document import Document
+from ..text.length import TokenizerLike
 from ..text.spans import CharCounter
+from .budget import BUDGET_METRICS, ROW_COLUMNS, BudgetUnit, Comparison, Golden, Meter, budget_scores, retrieval_depth
 from .metrics import (
     QUESTION_METRICS,
     corpus_structure_metrics,
     excerpts_kept_whole,
     precision_omega,
+    sent_metrics,
     span_metrics,
     structure_metrics,
 )
+from .paired import paired
 from .retrieval import (
     RETRIEVERS,
     BM25Retriever,
@@ -42,24 +52,31 @@ from .retrieval import (
     RerankRetriever,
     Retriever,
 )
+from .verdicts import budget_guidance, curve, leaderboard
 
 __all__ = [
+    "BUDGET_METRICS",
     "QUESTION_METRICS",
     "RETRIEVERS",
     "BM25Retriever",
     "CharCounter",
+    "Comparison",
     "DenseRetriever",
     "HybridRetriever",
     "LateChunkingRetriever",
     "RerankRetriever",
     "Retriever",
     "compare",
+    "curve",
     "default_chunkers",
     "excerpts_kept_whole",
     "guidance",
     "indexed_text",
+    "leaderboard",
     "merge_adjacent",
+    "paired",
     "precision_omega",
+    "sent_metrics",
     "span_metrics",
     "structure_metrics",
     "summarize",
@@ -140,7 +157,9 @@ class _Pool:
                 raise ValueError(f"document {doc.name!r} is given twice")
             self.base[doc.name] = pos
             pos += len(doc.text) + 1
-        self.counter = CharCounter("\n".join(d.text for d in self.docs))
+        self.kind = {doc.name: doc.kind for doc in self.docs}
+        self.text = "\n".join(d.text for d in self.docs)
+        self.counter = CharCounter(self.text)
 
 
 def _check_questions(questions: Sequence[Mapping[str, Any]], pool: _Pool) -> None:
@@ -189,8 +208,16 @@ def compare(
     where: Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None] | None = None,
     expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None = None,
     merge_hits: bool = False,
+    budget: int | Sequence[int] | None = None,
+    budget_unit: BudgetUnit = "chars",
+    tokenizer: TokenizerLike = "minilm",
+    split: Split | None = None,
 ) -> Any:
     """Chunk `docs` with every chunker, answer `questions` with every retriever, measure it all.
+
+    Two views: **the budget view** (``budget=...``, the fair one: every strategy sends the same
+    amount of text per question, see `chunklab.evaluation.budget`) and **the k view** (the `k` best
+    chunks per question, however long they are).
 
     Parameters
     ----------
@@ -198,25 +225,31 @@ def compare(
         ``{label: chunker}``, or a list of chunkers (labelled by their ``repr``);
         `default_chunkers` gives every registered strategy with its defaults.
     docs:
-        `Document` objects or corpus names; default: the whole corpus. All are indexed together.
+        `Document` objects or corpus names; default: the corpus documents that `split` asks about.
+        All are indexed together.
     questions:
-        Question dicts as `chunklab.load_questions` returns them; default: every corpus question about
-        one of `docs`.
+        Question dicts as `chunklab.load_questions` returns them; default: the questions of `split`
+        about one of `docs`.
+    split:
+        ``"dev"``, ``"test"`` or ``"all"``: which questions (and so which documents) to use when
+        `questions` (`docs`) are not given. Default: ``"all"`` in the budget view (its rows say each
+        question's split), ``"dev"`` in the k view.
     retrievers:
         Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``, ``"late"``) or
         `Retriever` instances with distinct names. Dense retrievers share one embedding cache, so
-        chunks that several chunkers produce alike are embedded once.
+        a text that several chunkers (or context settings) produce alike is embedded once.
     k:
-        Chunks retrieved per question.
+        The k view: chunks retrieved per question.
     progress:
         Show a tqdm progress bar.
     per_question:
-        Return one row per chunker × retriever × question instead of the summary.
+        The k view: return one row per chunker × retriever × question instead of the summary.
     use_context:
         Index `indexed_text` (each chunk's ``metadata["context"]`` before its text) instead of the
-        text alone. The metrics still score the chunk's own span. ``"both"`` measures each chunker
-        without context, and, if any of its chunks has a context, with it too, under the label
-        ``"<label> + context"`` (the chunking is done once). The ``context`` column says which.
+        text alone. The metrics still score the chunk's own span, and a budget counts the chunk's
+        text only. ``"both"`` measures each chunker without context, and, if any of its chunks has a
+        context, with it too, under the label ``"<label> + context"`` (the chunking is done once).
+        The ``context`` column says which.
     where:
         A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
         chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
@@ -224,21 +257,41 @@ def compare(
     expand_hits:
         What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
         ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
-        Default: the hits' own spans.
+        Default: the hits' own spans. In the budget view the expanded spans are what the budget
+        buys, in the hits' order.
     merge_hits:
-        Merge overlapping or adjacent sent spans of one document (`merge_adjacent`) before scoring, so
-        overlapping windows do not send the same text twice.
+        The k view: merge overlapping or adjacent sent spans of one document (`merge_adjacent`)
+        before scoring, so overlapping windows do not send the same text twice.
+    budget:
+        One budget or several (positive integers): selects the budget view. Each retriever ranks
+        once per chunking, deep enough that its chunks fill the largest budget
+        (`chunklab.evaluation.budget.retrieval_depth`), and every budget is read off that ranking:
+        chunks are sent in rank order until the budget is spent, the last one cut at the budget
+        (`chunklab.evaluation.budget.spend`). (``bm25_rerank`` re-orders the dense top
+        ``max(depth, candidates)``, so its pool widens with the depth.)
+    budget_unit:
+        ``"chars"`` (characters as the metrics count them: whitespace excluded) or ``"tokens"`` (of
+        `tokenizer`, no special tokens). Recall, precision and IoU count characters either way.
+    tokenizer:
+        For ``budget_unit="tokens"``: ``"minilm"``, ``"cl100k"`` or a tokenizer object
+        (`chunklab.text.length.TokenizerLike`).
 
     Returns
     -------
+    chunklab.evaluation.budget.Comparison
+        With `budget`: the tidy per-question table ``rows`` (question × chunking × retriever ×
+        budget, metrics `BUDGET_METRICS`), one row per chunking in ``chunkings`` (structure, sizes,
+        cost) and ``timings``. `leaderboard`, `curve`, `guidance` and `chunklab.evaluation.paired`
+        read it.
     pandas.DataFrame
-        By default one row per chunker × retriever (`summarize` of the per-question rows): the
-        chunker's ``chunker`` label, ``strategy``, ``params``; ``retriever``, ``k``, ``questions``;
-        the mean and population standard deviation (``_sd``) of each of `QUESTION_METRICS` (see
-        `span_metrics`, `precision_omega`; characters counted without whitespace); and the chunker's
-        structure columns (see `structure_metrics`, over all chunks of all documents) plus
-        ``chunk_seconds`` (chunking all documents, after a warm-up call that loads any model) and
-        ``index_ratio`` (characters indexed / source characters; above 1 with overlap).
+        Without `budget` (the k view), by default one row per chunker × retriever (`summarize` of the
+        per-question rows): the chunker's ``chunker`` label, ``strategy``, ``params``; ``retriever``,
+        ``k``, ``questions``; the mean and population standard deviation (``_sd``) of each of
+        `QUESTION_METRICS` (see `span_metrics`, `precision_omega`; characters counted without
+        whitespace); and the chunker's structure columns (see `structure_metrics`, over all chunks
+        of all documents) plus ``chunk_seconds`` (chunking all documents, after a warm-up call that
+        loads any model) and ``index_ratio`` (characters indexed / source characters; above 1 with
+        overlap).
     """
     import pandas as pd
     from tqdm.auto import tqdm
@@ -247,23 +300,30 @@ def compare(
         raise ValueError(f"k must be >= 1, got {k}")
     if not (isinstance(use_context, bool) or use_context == "both"):
         raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
+    budgets = _budgets(budget)
+    if budgets and (per_question or merge_hits):
+        raise ValueError("per_question and merge_hits belong to the k view; with a budget, compare returns a "
+                         "Comparison whose .rows are per question, and overlapping text is paid for again")
     labelled = _label_chunkers(chunkers)
+    split = split or ("all" if budgets else "dev")
     documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
+        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents(split))
     ]
     pool = _Pool(documents)
     if questions is None:
-        questions = [q for q in load_questions() if q["doc"] in pool.base]
+        questions = [q for q in load_questions(split=split) if q["doc"] in pool.base]
     _check_questions(questions, pool)
     built = _make_retrievers(retrievers)
+    view: _KView | _BudgetView
+    if budgets:
+        meter = Meter(pool.text, pool.counter, budget_unit, tokenizer)
+        view = _BudgetView(pool, questions, expand_hits, budgets, meter)
+    else:
+        view = _KView(pool, questions, expand_hits, k, merge_hits)
     sources = {doc.name: doc.text for doc in pool.docs}
-    golden = [
-        [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
-        for q in questions
-    ]
     queries = [q["question"] for q in questions]
 
-    rows = []
+    chunkings, timings = [], []
     bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
     try:
         for label, chunker in labelled.items():
@@ -274,27 +334,126 @@ def compare(
                 raise RuntimeError(f"chunker {label!r} failed: {error}") from error
             columns = _chunker_columns(label, chunker, chunks, seconds, pool)
             spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
-            omegas = [precision_omega(spans, gold, pool.counter) for gold in golden]
+            spans = spans.reshape(-1, 2)
             flat = [c for _, c in chunks]
             allowed = [where(q, flat) for q in questions] if where is not None else None
+            depth = view.start(chunks, spans)
             for with_context, row_label in _context_settings(use_context, label, flat):
                 texts = [indexed_text(c, with_context) for c in flat]
+                chunkings.append({**columns, "chunker": row_label, "context": with_context})
                 for retriever in built:
+                    started = time.perf_counter()
                     retriever.index_chunks(texts, chunks, sources)
-                    ranked = retriever.search(queries, k, allowed)
-                    for q, gold, omega, hits in zip(questions, golden, omegas, ranked):
-                        sent = _sent_spans(hits, chunks, spans, pool, expand_hits, merge_hits)
-                        metrics = span_metrics(sent, gold, pool.counter)
-                        rows.append(
-                            {"retriever": retriever.name, "k": k, "question": q.get("id"), "doc": q["doc"],
-                             "kind": q.get("kind"), **metrics, "precision_omega": omega, **columns,
-                             "chunker": row_label, "context": with_context}
-                        )
+                    indexed = time.perf_counter()
+                    ranked = retriever.search(queries, depth, allowed)
+                    searched = time.perf_counter()
+                    view.score(ranked, {**columns, "chunker": row_label, "context": with_context,
+                                        "retriever": retriever.name})
+                    timings.append({"chunker": row_label, "retriever": retriever.name,
+                                    "index_seconds": indexed - started, "search_seconds": searched - indexed,
+                                    "score_seconds": time.perf_counter() - searched})
             bar.update()
     finally:
         bar.close()
-    table = pd.DataFrame(rows)
+    if isinstance(view, _BudgetView):
+        return Comparison(
+            rows=pd.DataFrame(view.columns), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
+            timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer,
+        )
+    table = pd.DataFrame(view.rows)
     return table if per_question else summarize(table)
+
+
+class _View:
+    """How `compare` scores one ranking of every question: the k view or the budget view.
+
+    `start` is called with each new chunking (its ``(document, chunk)`` pairs and pooled spans) and
+    returns how many chunks to retrieve per question; `score` receives every question's ranking and
+    the row's labels."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any) -> None:
+        self.pool, self.questions, self.expand_hits = pool, questions, expand_hits
+        self.golden = [
+            [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
+            for q in questions
+        ]
+        self.chunks: list[tuple[str, Chunk]] = []
+        self.spans = np.zeros((0, 2), dtype=np.int64)
+
+    def take(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> None:
+        """Remember the chunking being measured."""
+        self.chunks, self.spans = chunks, spans
+
+    def sent(self, hits: Sequence[int], merge: bool = False) -> list[tuple[int, int]]:
+        """The pooled spans sent for one question's hits (expanded, and merged if asked)."""
+        return _sent_spans(hits, self.chunks, self.spans, self.pool, self.expand_hits, merge)
+
+
+class _KView(_View):
+    """The k best chunks per question: one row per question with `span_metrics` and precision-Ω."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any, k: int,
+                 merge_hits: bool) -> None:
+        super().__init__(pool, questions, expand_hits)
+        self.k, self.merge_hits = k, merge_hits
+        self.rows: list[dict] = []
+        self.omegas: list[float] = []
+
+    def start(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> int:
+        """Take a new chunking and compute its precision-Ω per question; retrieve `k`."""
+        self.take(chunks, spans)
+        self.omegas = [precision_omega(spans, gold, self.pool.counter) for gold in self.golden]
+        return self.k
+
+    def score(self, ranked: Sequence[Sequence[int]], labels: Mapping[str, Any]) -> None:
+        """One row per question: its ids, `span_metrics` of what was sent, precision-Ω, `labels`."""
+        for q, gold, omega, hits in zip(self.questions, self.golden, self.omegas, ranked):
+            metrics = span_metrics(self.sent(hits, self.merge_hits), gold, self.pool.counter)
+            self.rows.append({"retriever": labels["retriever"], "k": self.k, "question": q.get("id"), "doc": q["doc"],
+                              "kind": q.get("kind"), **metrics, "precision_omega": omega, **labels})
+
+
+class _BudgetView(_View):
+    """Every budget read off one deep ranking per question: `BUDGET_METRICS` in tidy columns."""
+
+    def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any,
+                 budgets: tuple[int, ...], meter: Meter) -> None:
+        super().__init__(pool, questions, expand_hits)
+        self.budgets, self.meter = budgets, meter
+        self.prepared = [Golden(gold, pool.counter) for gold in self.golden]
+        self.costs = np.zeros(0, dtype=np.int64)
+        self.columns: dict[str, list] = {column: [] for column in ROW_COLUMNS}
+
+    def start(self, chunks: list[tuple[str, Chunk]], spans: np.ndarray) -> int:
+        """Take a new chunking; retrieve deep enough that its chunks fill the largest budget."""
+        self.take(chunks, spans)
+        self.costs = self.meter.costs(spans)
+        return max(1, retrieval_depth(self.costs, self.budgets[-1]))
+
+    def score(self, ranked: Sequence[Sequence[int]], labels: Mapping[str, Any]) -> None:
+        """One row per question and budget (`ROW_COLUMNS`)."""
+        for q, golden, hits in zip(self.questions, self.prepared, ranked):
+            if self.expand_hits is None:
+                sent, costs = self.spans[hits], self.costs[hits]
+            else:
+                sent = np.array(self.sent(hits), dtype=np.int64).reshape(-1, 2)
+                costs = self.meter.costs(sent)
+            who = {"question": q.get("id"), "doc": q["doc"], "doc_kind": self.pool.kind[q["doc"]],
+                   "kind": q.get("kind"), "split": q.get("split"), "chunker": labels["chunker"],
+                   "context": labels["context"], "retriever": labels["retriever"]}
+            for budget, scores in zip(self.budgets, budget_scores(sent, costs, golden, self.budgets, self.meter)):
+                for column, value in {**who, "budget": budget, **scores}.items():
+                    self.columns[column].append(value)
+
+
+def _budgets(budget: int | Sequence[int] | None) -> tuple[int, ...]:
+    """The budgets asked for, sorted and distinct (empty: the k view)."""
+    if budget is None:
+        return ()
+    values = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
+    if not values or any(isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 1 for b in values):
+        raise ValueError(f"budget must be a positive integer or a non-empty list of them, got {budget!r}")
+    return tuple(sorted({int(b) for b in values}))
 
 
 def _context_settings(use_context: bool | str, label: str, chunks: Sequence[Chunk]) -> list[tuple[bool, str]]:
@@ -329,14 +488,27 @@ def _sent_spans(
     return out
 
 
-def summarize(per_question: Any) -> Any:
-    """Collapse `compare(..., per_question=True)` rows to one row per chunker × retriever.
+def summarize(per_question: Any, split: str | None = None) -> Any:
+    """The full table: one row per chunking × retriever (× budget), metrics averaged over questions.
 
-    Question metrics become their mean and population standard deviation (``<metric>_sd``); the
-    chunker's own columns are carried over. Row order follows first appearance.
+    Given the `Comparison` of a budget run: one row per chunking × retriever × budget (on `split`
+    only, if given) with ``questions`` and the mean of each of `BUDGET_METRICS`, then the
+    chunking's columns (``strategy``, ``context``, sizes, structure, ``index_ratio``,
+    ``chunk_seconds``: see `Comparison.chunkings`). `leaderboard` is the readable view of it.
+
+    Given `compare(..., per_question=True)` rows (the k view): one row per chunker × retriever,
+    question metrics as their mean and population standard deviation (``<metric>_sd``), the
+    chunker's own columns carried over. Row order follows first appearance.
     """
     import pandas as pd
 
+    if isinstance(per_question, Comparison):
+        rows = per_question.rows if split is None else per_question.rows[per_question.rows["split"] == split]
+        groups = rows.groupby(["chunker", "retriever", "budget"], sort=False)
+        table = pd.concat([groups.size().rename("questions"), groups[list(BUDGET_METRICS)].mean()], axis=1)
+        return table.reset_index().join(per_question.chunkings, on="chunker")
+    if split is not None:
+        raise ValueError("split applies to a Comparison; filter k-view rows before summarizing them")
     keys = ["chunker", "retriever"]
     metric_cols = [m for m in QUESTION_METRICS if m in per_question.columns]
     chunker_cols = [c for c in per_question.columns if c not in (*keys, *metric_cols, "question", "doc", "kind")]
@@ -351,16 +523,38 @@ def summarize(per_question: Any) -> Any:
     return table[ordered + [c for c in table.columns if c not in ordered]]
 
 
-def guidance(summary: Any, per_question: Any = None) -> str:
-    """"Which strategy when", as markdown bullets computed from a `compare` summary (never asserted).
+def guidance(
+    result: Any,
+    per_question: Any = None,
+    *,
+    budget: int | None = None,
+    retriever: str | None = None,
+    split: str | None = None,
+    metric: str = "answered",
+) -> str:
+    """"Which strategy when", as markdown bullets computed from measurements (never asserted).
 
-    Each bullet states a measured winner or a measured trend with its numbers, so the advice changes
-    when the measurements do: the best chunker per retriever for recall@k and for IoU; which
-    retriever wins most often; how chunk size relates to recall and IoU (Spearman rank correlation
-    over the chunkers, with at least four of them); what storing text twice (index ratio above 1.05)
-    bought; the cheapest chunker and the one that breaks the least structure; and, given the
-    per-question rows, the best chunker × retriever for each kind of question.
+    Given the `Comparison` of a budget run (the course's headline): for each retriever at `budget`
+    (required when several were measured), over all questions, then per document kind and per
+    question kind, the best chunking by `metric`, the ones with no measurable difference from it and
+    how many are measurably worse, or "no measurable difference" when that is the truth
+    (`chunklab.evaluation.verdicts.budget_guidance`; `split` keeps one question split).
+
+    Given a k-view summary of `compare` (and optionally its `per_question` rows) instead: the older
+    bullets from means (best recall@k and IoU per retriever, size and overlap trends, cost,
+    structure, best per question kind). They rank by means alone and favour large chunks, which
+    send more text; prefer the budget view.
     """
+    if isinstance(result, Comparison):
+        if per_question is not None:
+            raise ValueError("per_question belongs to the k view; a Comparison already holds its per-question rows")
+        return budget_guidance(result, budget=budget, retriever=retriever, split=split, metric=metric)
+    return _guidance_at_k(result, per_question)
+
+
+def _guidance_at_k(summary: Any, per_question: Any = None) -> str:
+    """The k view's bullets of `guidance`: each states a measured winner or trend with its numbers,
+    from means (see `guidance`)."""
     k = int(summary["k"].iloc[0])
     lines = []
     for retriever, table in summary.groupby("retriever", sort=False):
@@ -404,12 +598,12 @@ def guidance(summary: Any, per_question: Any = None) -> str:
         f"- **Chunking cost**: {fastest} is fastest ({chunkers.loc[fastest, 'chunk_seconds'] * 1000:.0f} ms for "
         f"the corpus), {slowest} slowest ({chunkers.loc[slowest, 'chunk_seconds'] * 1000:.0f} ms)."
     )
-    broken = chunkers[["sentences_cut", "table_rows_cut", "code_blocks_cut"]].sum(axis=1)
+    broken = chunkers[["chunks_cutting_sentences", "chunks_cutting_table_rows", "chunks_cutting_code_blocks"]].sum(axis=1)
     intact = broken.idxmin()
     lines.append(
-        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'sentences_cut']:.0%} of its chunks cut "
-        f"a sentence, {chunkers.loc[intact, 'table_rows_cut']:.0%} a table row, "
-        f"{chunkers.loc[intact, 'code_blocks_cut']:.0%} a code block."
+        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'chunks_cutting_sentences']:.0%} of its chunks cut "
+        f"a sentence, {chunkers.loc[intact, 'chunks_cutting_table_rows']:.0%} a table row, "
+        f"{chunkers.loc[intact, 'chunks_cutting_code_blocks']:.0%} a code block."
     )
     if per_question is not None:
         by_kind = per_question.groupby(["kind", "chunker", "retriever"], sort=False)["recall@k"].mean()

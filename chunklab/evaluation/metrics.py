@@ -27,6 +27,7 @@ __all__ = [
     "corpus_structure_metrics",
     "excerpts_kept_whole",
     "precision_omega",
+    "sent_metrics",
     "span_metrics",
     "structure_metrics",
 ]
@@ -60,16 +61,8 @@ def span_metrics(
     flatter chunkers with large overlaps; without overlap the two are equal.
     """
     count = counter or CharCounter()
-    gold = union(golden)
-    gold_chars = count.total(gold)
-    if gold_chars == 0:
-        raise ValueError("the golden excerpts contain no countable characters")
-    got = union(retrieved)
-    covered = count.total(intersection(gold, got))
-    retrieved_chars = int(sum(count(s, e) for s, e in retrieved))
-    hit = any(
-        count.total(intersection([(s, e)], got)) == count(s, e) for s, e in golden if count(s, e) > 0
-    )
+    gold_chars, covered, retrieved_chars, got = _coverage(retrieved, golden, count)
+    hit = any(_wholly_inside(excerpt, got, count) for excerpt in golden if count(*excerpt) > 0)
     return {
         "recall@k": float(hit),
         "recall": covered / gold_chars,
@@ -77,6 +70,46 @@ def span_metrics(
         "iou": covered / (retrieved_chars + gold_chars - covered),
         "retrieved_chars": float(retrieved_chars),
     }
+
+
+def sent_metrics(
+    sent: Sequence[Span], golden: Sequence[Span], counter: CharCounter | None = None
+) -> dict[str, float]:
+    """The metrics of one question from the spans sent to the reader (the budget view).
+
+    ``answered`` is 1 if **every** golden excerpt lies wholly inside the union of `sent` (each
+    counted character of it in some sent span, possibly spread over several), else 0: the reader
+    has the whole answer. ``recall``, ``precision`` and ``iou`` are those of `span_metrics`, with
+    `sent` as the retrieved spans: overlapping sent text counts again in the denominators, the
+    coverage is the union.
+    """
+    count = counter or CharCounter()
+    gold_chars, covered, sent_chars, got = _coverage(sent, golden, count)
+    answered = all(_wholly_inside(excerpt, got, count) for excerpt in golden if count(*excerpt) > 0)
+    return {
+        "answered": float(answered),
+        "recall": covered / gold_chars,
+        "precision": covered / sent_chars if sent_chars else 0.0,
+        "iou": covered / (sent_chars + gold_chars - covered),
+    }
+
+
+def _coverage(
+    retrieved: Sequence[Span], golden: Sequence[Span], count: CharCounter
+) -> tuple[int, int, int, list[Span]]:
+    """``(|G|, |G ∩ U|, |r_1| + … + |r_k|, U)`` in `count`'s characters (see `span_metrics`)."""
+    gold = union(golden)
+    gold_chars = count.total(gold)
+    if gold_chars == 0:
+        raise ValueError("the golden excerpts contain no countable characters")
+    got = union(retrieved)
+    covered = count.total(intersection(gold, got))
+    return gold_chars, covered, int(sum(count(s, e) for s, e in retrieved)), got
+
+
+def _wholly_inside(excerpt: Span, got: Sequence[Span], count: CharCounter) -> bool:
+    """Is every counted character of `excerpt` inside the merged spans `got`?"""
+    return count.total(intersection([excerpt], got)) == count(*excerpt)
 
 
 def precision_omega(
@@ -140,15 +173,15 @@ def _structure_summary(flags: Mapping[str, np.ndarray], sizes: Sequence[int]) ->
         "size_max": float(sizes_arr.max()) if n else 0.0,
     }
     for name, cut in flags.items():
-        summary[f"{name}_cut"] = float(np.mean(cut)) if n else 0.0
+        summary[f"chunks_cutting_{name}"] = float(np.mean(cut)) if n else 0.0
     return summary
 
 
 def structure_metrics(chunks: Sequence[Chunk], text: str, csv: bool = False) -> dict[str, float]:
     """Chunk count, size distribution (characters) and how often chunks cut structure.
 
-    ``words_cut``, ``sentences_cut``, ``table_rows_cut`` and ``code_blocks_cut`` are the fraction of
-    chunks whose start or end lies strictly inside a word (whitespace-delimited), a sentence (the
+    ``chunks_cutting_words``, ``chunks_cutting_sentences``, ``chunks_cutting_table_rows`` and
+    ``chunks_cutting_code_blocks`` are the share of chunks whose start or end lies strictly inside a word (whitespace-delimited), a sentence (the
     regex splitter of `chunklab.text.sentences`), a table row or a fenced code block (`chunklab.formats.unbreakable`;
     with ``csv=True`` the text's CSV records are its table rows). A boundary between two units does
     not cut either. Sizes: ``size_mean``, ``size_sd`` (population), ``size_min``, ``size_median``,

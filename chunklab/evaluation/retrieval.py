@@ -94,9 +94,14 @@ def _snowball() -> Any:
     return SnowballStemmer("english")
 
 
+@functools.lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    """Snowball stem of `word`, remembered: every chunking of a comparison has the same vocabulary."""
+    return _snowball().stem(word)
+
+
 def _stem_all(words: list[str]) -> list[str]:
-    stem = _snowball().stem
-    return [stem(w) for w in words]
+    return [_stem(w) for w in words]
 
 
 class BM25Retriever(Retriever):

@@ -38,6 +38,7 @@ __all__ = [
     "KINDS",
     "QUESTION_KINDS",
     "SPLITS",
+    "Split",
     "data_dir",
     "list_documents",
     "load_document",

@@ -24,7 +24,7 @@ from ..formats.blocks import Block
 from ..formats.code import TREE_SITTER_LANGUAGES, Statement, code_statements, fence_language, grammar_available
 from ..formats.markdown import line_starts
 from ..formats.parse import document_blocks, guess_format
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .recursive import LEVELS, recursive_spans
@@ -212,7 +212,7 @@ class CodeChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         language: CodeLanguage = "auto",
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.spans import trim_span
 from ..text.words import inside_word, word_spans
 from .token import MIN_WINDOW, token_windows
@@ -37,10 +37,13 @@ class FixedSizeChunker(UnitSized, Chunker):
     cuts_at_tokens = True
     bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
     widget_hints = {"chunk_size": (20, 2000, 10), "chunk_overlap": (0, 500, 10)}
+    measured_in_unit = ("chunk_size", "chunk_overlap")
+    #: Words are never cut, so snapping to them does nothing there.
+    active_when = {**UnitSized.active_when, "snap_to_words": {"unit": ("chars", "tokens")}}
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         unit: SizeUnit = "chars",
         snap_to_words: bool = False,

@@ -22,7 +22,7 @@ import numpy as np
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.spans import trim_span
 from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
@@ -116,10 +116,16 @@ class HierarchicalChunker(UnitSized, Chunker):
     name = "hierarchical"
     bounds = {"chunk_size": (1, None), "depth": (0, 12), "similarity": (-1.0, 1.0)}
     widget_hints = {"chunk_size": (100, 3000, 50), "depth": (0, 4, 1), "similarity": (0.0, 1.0, 0.05)}
+    active_when = {
+        **UnitSized.active_when,
+        "similarity": {"parents": ("semantic",)},
+        "embedder": {"parents": ("semantic",)},
+    }
+    main_control = "depth"
 
     def __init__(
         self,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         depth: int = 0,
         format: DocumentFormat = "auto",
         parents: ParentKind = "structure",

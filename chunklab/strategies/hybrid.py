@@ -40,7 +40,7 @@ from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import fit, pack
 from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -291,11 +291,13 @@ class HybridChunker(UnitSized, Chunker):
     name = "hybrid"
     bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None)}
     widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25)}
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    active_when = {**UnitSized.active_when, "embedder": {"prose": ("semantic",)}}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 100,
         prose: ProsePacking = "sentences",
         sentence_splitter: SentenceMethod = "regex",

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..core import Chunker, ChunkSpan, register
 from ..formats.json_spans import JsonNode, json_lines_tree, json_tree
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from .recursive import LEVELS, recursive_spans
 
@@ -115,7 +115,7 @@ class JsonChunker(UnitSized, Chunker):
     bounds = {"chunk_size": (1, None)}
     widget_hints = {"chunk_size": (50, 2000, 10)}
 
-    def __init__(self, chunk_size: int = 400, unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> None:
+    def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> None:
         self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer

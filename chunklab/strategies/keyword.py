@@ -17,7 +17,7 @@ from typing import Iterator, Literal
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import DocumentFormat, section_metadata
 from ..formats.markdown import line_starts
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.spans import trim_span
 from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
@@ -119,7 +119,7 @@ class KeywordChunker(UnitSized, Chunker):
         pattern: str = "",
         where: MatchWhere = "line_start",
         case_sensitive: bool = False,
-        chunk_size: int = 2000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         format: DocumentFormat = "auto",
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",

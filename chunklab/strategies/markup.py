@@ -25,7 +25,7 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, Format, heading_trails, modality_of_kinds, section_metadata
 from ..formats.parse import document_blocks
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .code import code_block_spans
@@ -63,7 +63,7 @@ class StructureChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         heading_level: int = 6,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Literal
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -81,7 +81,7 @@ class ModalityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 800,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         sentence_splitter: SentenceMethod = "regex",
         code: Literal["whole", "definitions"] = "whole",
         format: DocumentFormat = "auto",

@@ -7,7 +7,7 @@ from typing import Callable, Iterator
 
 from ..core import Chunker, ChunkSpan, register
 from ..formats.markdown import fence_spans
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -44,11 +44,14 @@ class ParagraphChunker(UnitSized, Chunker):
     name = "paragraph"
     bounds = {"min_chunk_size": (0, None), "chunk_size": (1, None)}
     widget_hints = {"min_chunk_size": (0, 1000, 10), "chunk_size": (100, 4000, 50)}
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    #: Merging short paragraphs is what this strategy adds to blank lines; most paragraphs fit `chunk_size`.
+    main_control = "min_chunk_size"
 
     def __init__(
         self,
         min_chunk_size: int = 200,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

@@ -26,7 +26,7 @@ import re
 from typing import Callable, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
@@ -255,10 +255,11 @@ class RecursiveChunker(UnitSized, Chunker):
     name = "recursive"
     bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
     widget_hints = {"chunk_size": (50, 2000, 10), "chunk_overlap": (0, 400, 10)}
+    measured_in_unit = ("chunk_size", "chunk_overlap")
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         separators: tuple[str, ...] = LEVELS,
         unit: SizeUnit = "chars",

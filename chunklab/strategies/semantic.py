@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import SentenceMethod, sentence_spans
@@ -310,6 +310,16 @@ class SemanticChunker(UnitSized, Chunker):
         "min_chunk_size": (0, 1000, 10),
         "chunk_size": (100, 4000, 50),
     }
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    #: What `threshold` means depends on `method`: its range (200 steps) and customary value follow it.
+    widget_hints_by = {
+        "threshold": ("method", {
+            method: (low, high, (high - low) / 200, info["default"])
+            for method, info in BREAKPOINT_METHODS.items()
+            for low, high in [info["range"]]
+        })
+    }
+    main_control = "threshold"
 
     def __init__(
         self,
@@ -318,7 +328,7 @@ class SemanticChunker(UnitSized, Chunker):
         buffer: int = 1,
         min_sentences: int = 1,
         min_chunk_size: int = 0,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",
@@ -423,7 +433,7 @@ class SemanticClusterChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 800,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import Chunker, ChunkSpan, register
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.sentences import SentenceMethod, sentence_spans
 
@@ -42,7 +42,7 @@ class SentenceChunker(UnitSized, Chunker):
 
     def __init__(
         self,
-        chunk_size: int = 400,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         overlap_sentences: int = 0,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",

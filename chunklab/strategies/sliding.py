@@ -6,7 +6,15 @@ import functools
 from typing import Iterator, Literal, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import TokenizerLike, check_tokenizer, count_words, length_function, span_measure, token_spans
+from ..text.length import (
+    DEFAULT_CHUNK_SIZE,
+    TokenizerLike,
+    check_tokenizer,
+    count_words,
+    length_function,
+    span_measure,
+    token_spans,
+)
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
 from ..text.words import word_spans
@@ -47,11 +55,13 @@ class SlidingWindowChunker(Chunker):
     name = "sliding_window"
     bounds = {"chunk_size": (1, None), "stride": (1, None)}
     widget_hints = {"chunk_size": (20, 2000, 10), "stride": (10, 1000, 10)}
+    measured_in_unit = ("chunk_size", "stride")
+    active_when = {"tokenizer": {"unit": ("tokens",)}}
 
     def __init__(
         self,
-        chunk_size: int = 400,
-        stride: int = 200,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        stride: int = DEFAULT_CHUNK_SIZE // 2,
         unit: WindowUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
     ) -> None:

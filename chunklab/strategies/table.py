@@ -7,7 +7,7 @@ from typing import Any, Iterator, Literal
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
 
@@ -57,11 +57,12 @@ class TableChunker(UnitSized, Chunker):
     name = "table"
     bounds = {"rows": (1, None), "chunk_size": (1, None)}
     widget_hints = {"rows": (1, 30, 1), "chunk_size": (100, 3000, 50)}
+    main_control = "rows"
 
     def __init__(
         self,
         rows: int = 1,
-        chunk_size: int = 1000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         context: ContextMode = "header",
         other_text: Literal["paragraphs", "skip"] = "paragraphs",
         format: DocumentFormat = "auto",

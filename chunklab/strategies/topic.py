@@ -31,7 +31,7 @@ import numpy as np
 
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
-from ..text.length import SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import pack
 from ..text.sentences import SentenceMethod
 from .semantic import sentence_units
@@ -472,6 +472,12 @@ class TopicChunker(UnitSized, Chunker):
         "min_sentences": (1, 20, 1),
         "chunk_size": (200, 6000, 100),
     }
+    active_when = {
+        **UnitSized.active_when,
+        "block": {"method": ("texttiling",)},
+        **{name: {"method": ("lda", "nmf")} for name in ("n_topics", "buffer", "min_sentences")},
+    }
+    main_control = "block"
 
     def __init__(
         self,
@@ -480,7 +486,7 @@ class TopicChunker(UnitSized, Chunker):
         n_topics: int = 5,
         buffer: int = 2,
         min_sentences: int = 3,
-        chunk_size: int = 2000,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
         sentence_splitter: SentenceMethod = "regex",

@@ -13,6 +13,9 @@ import numpy as np
 
 from ..core import Span
 
+#: Every code point `str.isspace` accepts (none lies above U+3000).
+_WHITESPACE = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
+
 __all__ = ["CharCounter", "Span", "containing", "cut_spans", "intersection", "span_array", "trim_span", "union"]
 
 
@@ -82,8 +85,9 @@ class CharCounter:
         if text is None:
             self._prefix = None
         else:
-            content = np.fromiter((not c.isspace() for c in text), dtype=np.int64, count=len(text))
-            self._prefix = np.concatenate(([0], np.cumsum(content)))
+            points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            content = ~np.isin(points, _WHITESPACE)
+            self._prefix = np.concatenate(([0], np.cumsum(content, dtype=np.int64)))
 
     def __call__(self, start: Any, end: Any) -> Any:
         """Counted characters in ``[start, end)`` (element-wise for arrays; ``start <= end``)."""
@@ -94,6 +98,19 @@ class CharCounter:
     def total(self, spans: Iterable[Span]) -> int:
         """Counted characters in the union of `spans` (overlaps counted once)."""
         return int(sum(self(s, e) for s, e in union(spans)))
+
+    def advance(self, start: int, n: int) -> int:
+        """The first position ``p >= start`` with ``self(start, p) == n``: where a span that begins at
+        `start` ends once it holds `n` counted characters (so it ends on a counted character, never
+        on whitespace after it). `n` must not exceed the counted characters left in the text."""
+        if n <= 0:
+            return start
+        if self._prefix is None:
+            return start + n
+        target = self._prefix[start] + n
+        if target > self._prefix[-1]:
+            raise ValueError(f"only {int(self._prefix[-1] - self._prefix[start])} counted characters follow {start}")
+        return int(np.searchsorted(self._prefix, target, side="left"))
 
 
 def trim_span(text: str, start: int, end: int) -> Span:

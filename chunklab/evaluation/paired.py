@@ -1,0 +1,162 @@
+"""Is a difference between two chunkings real? Paired comparisons on the same questions.
+
+Two chunkings answered the same questions, so their scores are compared question by question:
+
+* a **bootstrap confidence interval** of the mean difference: the questions are resampled with
+  replacement (the same resample for both chunkings, so the pairing is kept) and the mean
+  difference recomputed each time; the interval holds the middle `confidence` share of those means
+  (the percentile interval; Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13);
+* for yes/no scores (``answered``), **McNemar's exact test**: only the questions one chunking
+  answers and the other does not carry information, and if neither were better each of them would
+  go either way with probability one half, so their split is binomial (McNemar, Psychometrika 12,
+  1947; the exact binomial form is the usual one for small counts).
+
+`paired` returns both and a verdict. "A beats B" is said only when the interval excludes zero and,
+for a yes/no score, the exact test agrees at the same level; otherwise "no measurable difference".
+The percentile interval alone is too ready to see a difference when few questions disagree (five
+against none: the interval excludes zero, while the exact test gives p = 0.0625).
+
+Everything is seeded: the same questions give the same resamples, so `leaderboard` and `guidance`
+(`chunklab.evaluation.verdicts`) mark exactly the ties that `paired` would report one by one.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = ["Paired", "bootstrap_weights", "mcnemar_exact", "paired"]
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided p-value of McNemar's exact test from the discordant pairs: `a_only` questions only
+    A answers, `b_only` only B. It is the binomial probability, with ``n = a_only + b_only`` and
+    one half, of a split at least as uneven as the one seen (1.0 when nothing is discordant)."""
+    if a_only < 0 or b_only < 0:
+        raise ValueError(f"discordant counts must be >= 0, got {a_only} and {b_only}")
+    n, low = a_only + b_only, min(a_only, b_only)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(low + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+@functools.lru_cache(maxsize=32)
+def bootstrap_weights(n: int, resamples: int = 10_000, seed: int = 0) -> np.ndarray:
+    """How often each of `n` questions is drawn in each of `resamples` bootstrap resamples: a
+    read-only ``(resamples, n)`` float32 array whose rows sum to `n` (multinomial counts, seeded, so
+    the same call always gives the same resamples; remembered for the last 32 shapes, since a
+    leaderboard compares every chunking on the same questions). ``weights @ scores / n`` are the
+    resampled means; float32 holds the counts, and sums of yes/no scores, exactly."""
+    if n < 1 or resamples < 1:
+        raise ValueError(f"need n >= 1 and resamples >= 1, got n={n}, resamples={resamples}")
+    counts = np.random.default_rng(seed).multinomial(n, np.full(n, 1.0 / n), size=resamples).astype(np.float32)
+    counts.flags.writeable = False
+    return counts
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The paired comparison of A and B on the same questions (see `paired`).
+
+    ``difference`` is ``mean_a - mean_b``; ``low`` and ``high`` bound its bootstrap interval at
+    ``confidence``. For yes/no scores ``a_only``/``b_only`` count the questions only A / only B
+    got, and ``p_value`` is McNemar's exact test; both are None for other scores.
+    """
+
+    a: str
+    b: str
+    questions: int
+    mean_a: float
+    mean_b: float
+    difference: float
+    low: float
+    high: float
+    confidence: float
+    a_only: int | None
+    b_only: int | None
+    p_value: float | None
+    verdict: str
+
+    @property
+    def winner(self) -> str | None:
+        """The name of the one that measurably beats the other, or None."""
+        if self.verdict == "no measurable difference":
+            return None
+        return self.a if self.difference > 0 else self.b
+
+    def __str__(self) -> str:
+        """One line: the verdict and its numbers."""
+        test = "" if self.p_value is None else f", McNemar p = {self.p_value:.3g} ({self.a_only} vs {self.b_only})"
+        return (
+            f"{self.verdict}: {self.a} {self.mean_a:.3f} vs {self.b} {self.mean_b:.3f}, difference "
+            f"{self.difference:+.3f} ({self.confidence:.0%} CI {self.low:+.3f} to {self.high:+.3f}{test}; "
+            f"{self.questions} questions)"
+        )
+
+
+def paired(
+    a: Sequence[float] | Any,
+    b: Sequence[float] | Any,
+    names: tuple[str, str] = ("A", "B"),
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> Paired:
+    """Compare two chunkings' scores on the same questions: bootstrap interval, exact test, verdict.
+
+    `a` and `b` hold one score per question, in the same order (arrays or lists), or are pandas
+    Series indexed by question, which are aligned by their index (they must hold the same
+    questions). Scores that are all 0 or 1 are yes/no and also get McNemar's exact test.
+
+    The verdict is ``"<A> beats <B>"`` (or ``"<B> beats <A>"``) when the `confidence` interval of
+    the mean difference excludes zero and, for yes/no scores, McNemar's p-value is below
+    ``1 - confidence``; otherwise ``"no measurable difference"``. `names` label A and B.
+    """
+    x, y = _aligned(a, b)
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    return _compare(x, y, names, confidence, bootstrap_weights(len(x), resamples, seed))
+
+
+def _aligned(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """`a` and `b` as float arrays in the same question order."""
+    if hasattr(a, "index") and hasattr(b, "index") and hasattr(a, "reindex"):
+        if a.index.has_duplicates or b.index.has_duplicates:
+            raise ValueError("each question may appear once in a and once in b")
+        if set(a.index) != set(b.index):
+            raise ValueError("a and b must hold the same questions")
+        b = b.reindex(a.index)
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape or len(x) == 0:
+        raise ValueError(f"a and b need one score per question each, the same number; got {x.shape} and {y.shape}")
+    if np.isnan(x).any() or np.isnan(y).any():
+        raise ValueError("a and b must not hold missing scores")
+    return x, y
+
+
+def _compare(x: np.ndarray, y: np.ndarray, names: tuple[str, str], confidence: float, weights: np.ndarray) -> Paired:
+    """`paired` on aligned arrays with given bootstrap weights."""
+    n = len(x)
+    resampled = (weights @ (x - y).astype(np.float32)).astype(np.float64) / n
+    tail = (1 - confidence) / 2
+    low, high = (float(v) for v in np.quantile(resampled, [tail, 1 - tail]))
+    binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
+    a_only = b_only = p_value = None
+    if binary:
+        a_only, b_only = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 1)).sum())
+        p_value = mcnemar_exact(a_only, b_only)
+    significant = (low > 0 or high < 0) and (p_value is None or p_value < 1 - confidence)
+    if significant:
+        verdict = f"{names[0]} beats {names[1]}" if low > 0 else f"{names[1]} beats {names[0]}"
+    else:
+        verdict = "no measurable difference"
+    return Paired(
+        a=names[0], b=names[1], questions=n, mean_a=float(x.mean()), mean_b=float(y.mean()),
+        difference=float(x.mean() - y.mean()), low=low, high=high, confidence=confidence,
+        a_only=a_only, b_only=b_only, p_value=p_value, verdict=verdict,
+    )

@@ -1,0 +1,192 @@
+"""Readable views of a budget comparison, with every claim backed by a paired test.
+
+All of them read the tidy table ``Comparison.rows`` that `chunklab.evaluation.comparison.compare`
+returns with ``budget=...``:
+
+* `leaderboard`: one row per chunking for one retriever and one budget, best first, the best
+  marked ``"best"`` and every chunking not measurably worse than it (`chunklab.evaluation.paired`)
+  marked ``"tied"``;
+* `curve`: a metric against the budget, one column per chunking (ready for ``.plot()``);
+* `budget_guidance`: "which strategy when", per document kind and per question kind, from
+  measurable differences only (``chunklab.evaluation.comparison.guidance`` of a `Comparison`).
+
+Each chunking is compared with the best one alone, without a correction for the number of
+comparisons; and the best is the one with the highest mean on these very questions, which flatters
+it a little. "Tied" is therefore the honest reading of a small difference, not proof of equality.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .budget import Comparison
+from .paired import Paired, paired
+
+__all__ = ["budget_guidance", "curve", "leaderboard"]
+
+_MEANS = ("answered", "recall", "precision", "iou", "sent")
+
+
+def _select(result: Comparison, retriever: str | None, budget: int | None, split: str | None) -> Any:
+    """The rows of one retriever, budget and split (None: no restriction), checked to exist."""
+    rows = result.rows
+    for column, value in (("retriever", retriever), ("budget", budget), ("split", split)):
+        if value is None:
+            continue
+        chosen = rows[column] == value
+        if not chosen.any():
+            raise ValueError(f"no rows with {column} = {value!r}; there are: {sorted(rows[column].unique())}")
+        rows = rows[chosen]
+    return rows
+
+
+def _per_question(rows: Any, metric: str) -> Any:
+    """Questions × chunkings table of `metric` (each chunking must have answered every question)."""
+    if metric not in rows.columns:
+        raise ValueError(f"unknown metric {metric!r}; choose from {[m for m in _MEANS if m in rows.columns]}")
+    if rows.duplicated(["question", "chunker"]).any():
+        raise ValueError("a question appears twice for one chunking: choose one retriever and one budget")
+    table = rows.pivot(index="question", columns="chunker", values=metric)
+    if table.isna().any().any():
+        raise ValueError("the chunkings were not measured on the same questions")
+    return table[list(dict.fromkeys(rows["chunker"]))]
+
+
+def _ranked(table: Any, confidence: float, resamples: int, seed: int) -> list[tuple[str, float, Paired | None]]:
+    """``(chunking, mean, comparison with the best)`` best first (None for the best itself)."""
+    means = table.mean().sort_values(ascending=False, kind="stable")
+    best = means.index[0]
+    out: list[tuple[str, float, Paired | None]] = [(best, float(means[best]), None)]
+    for label in means.index[1:]:
+        comparison = paired(table[best].to_numpy(), table[label].to_numpy(), (best, label), confidence, resamples, seed)
+        out.append((label, float(means[label]), comparison))
+    return out
+
+
+def _mark(comparison: Paired | None) -> str:
+    """``"best"`` for the best itself, ``""`` when the best measurably beats it, else ``"tied"``."""
+    if comparison is None:
+        return "best"
+    return "" if comparison.winner == comparison.a else "tied"
+
+
+def leaderboard(
+    result: Comparison,
+    retriever: str,
+    budget: int,
+    metric: str = "answered",
+    split: str | None = None,
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> Any:
+    """One row per chunking for `retriever` at `budget`, sorted by the mean of `metric`, best first.
+
+    Columns: ``chunker``, ``context``, the means of ``answered``, ``recall``, ``precision``,
+    ``iou`` and ``sent`` (the same for every chunking unless a ranking ran out), ``questions``;
+    then the paired comparison with the best on `metric` (`chunklab.evaluation.paired.paired`):
+    ``difference`` (this chunking minus the best), its interval ``low`` … ``high``, ``p_value``
+    (McNemar's exact test for a yes/no metric, else empty) and ``mark``: ``"best"``, ``"tied"``
+    (not measurably worse than the best) or ``""`` (measurably worse). `split` keeps one question
+    split (``"dev"``, ``"test"``; None: all rows). The index is the rank, from 1.
+    """
+    import pandas as pd
+
+    rows = _select(result, retriever, budget, split)
+    ranked = _ranked(_per_question(rows, metric), confidence, resamples, seed)
+    means = rows.groupby("chunker", sort=False)[list(_MEANS)].mean()
+    context = rows.groupby("chunker", sort=False)["context"].first()
+    questions = rows.groupby("chunker", sort=False)["question"].nunique()
+    records = []
+    for label, _, comparison in ranked:
+        records.append({
+            "chunker": label, "context": bool(context[label]), **means.loc[label].to_dict(),
+            "questions": int(questions[label]),
+            "difference": 0.0 if comparison is None else -comparison.difference,
+            "low": 0.0 if comparison is None else -comparison.high,
+            "high": 0.0 if comparison is None else -comparison.low,
+            "p_value": None if comparison is None else comparison.p_value,
+            "mark": _mark(comparison),
+        })
+    table = pd.DataFrame(records)
+    table.index = pd.RangeIndex(1, len(table) + 1, name="rank")
+    return table
+
+
+def curve(result: Comparison, retriever: str, metric: str = "answered", split: str | None = None) -> Any:
+    """The mean of `metric` at every budget for `retriever`: one row per budget (ascending), one
+    column per chunking (in the order they were measured). ``curve(...).plot()`` draws one line per
+    chunking against the text sent."""
+    rows = _select(result, retriever, None, split)
+    if metric not in rows.columns:
+        raise ValueError(f"unknown metric {metric!r}")
+    table = rows.pivot_table(index="budget", columns="chunker", values=metric, aggfunc="mean", sort=True)
+    return table[list(dict.fromkeys(rows["chunker"]))]
+
+
+def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) -> str:
+    """One sentence: the best, the chunkings tied with it, the ones measurably worse."""
+    fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3f}")
+    best, best_mean, _ = ranked[0]
+    tied = [(label, mean) for label, mean, c in ranked[1:] if _mark(c) == "tied"]
+    worse = [(label, mean) for label, mean, c in ranked[1:] if _mark(c) == ""]
+    if not worse:
+        low = min(mean for _, mean, _ in ranked)
+        return (f"no measurable difference between the {len(ranked)} chunkings "
+                f"({fmt(low)} to {fmt(best_mean)})")
+    text = f"**{best}** ({fmt(best_mean)})"
+    if tied:
+        text += "; as good (no measurable difference): " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
+    else:
+        text += ", measurably better than every other chunking"
+    if len(worse) == 1:
+        return text + f"; measurably worse: {worse[0][0]} ({fmt(worse[0][1])})"
+    return text + (f"; measurably worse: {len(worse)} others, from {worse[0][0]} ({fmt(worse[0][1])}) "
+                   f"down to {worse[-1][0]} ({fmt(worse[-1][1])})")
+
+
+def budget_guidance(
+    result: Comparison,
+    budget: int | None = None,
+    retriever: str | None = None,
+    split: str | None = None,
+    metric: str = "answered",
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> str:
+    """"Which strategy when" as markdown, from measurable differences only.
+
+    For each retriever (or `retriever` alone) at `budget` (required when the comparison has several),
+    on all questions, then per document kind and per question kind: the chunking with the best mean
+    `metric`, the ones with no measurable difference from it (`leaderboard`'s ``"tied"``), and how
+    many are measurably worse; or "no measurable difference" when none is. `split` keeps one
+    question split.
+    """
+    budgets = sorted(set(result.rows["budget"]))
+    if budget is None:
+        if len(budgets) != 1:
+            raise ValueError(f"choose a budget: one of {budgets}")
+        budget = budgets[0]
+    rows = _select(result, retriever, budget, split)
+    percent = metric in ("answered", "recall", "precision", "iou")
+    options = (confidence, resamples, seed)
+    where = f", {split} questions" if split else ""
+    lines = [
+        f"*{metric} at {budget:,} {result.unit_label()} sent per question{where}; the best has the highest mean, "
+        f"and a chunking is worse only when the paired {confidence:.0%} interval (and, for a yes/no metric, "
+        f"McNemar's exact test) says so. A tie depends on how often two chunkings disagree, not on their means "
+        f"alone, so a lower mean can be tied with the best where a higher one is not.*",
+        "",
+    ]
+    for name, by_retriever in rows.groupby("retriever", sort=False):
+        count = by_retriever["question"].nunique()
+        lines.append(f"- **With {name}** ({count} questions): "
+                     + _statement(_ranked(_per_question(by_retriever, metric), *options), percent) + ".")
+        for column, title in (("doc_kind", "document kind"), ("kind", "question kind")):
+            lines.append(f"  - *By {title}*:")
+            for group, subset in by_retriever.groupby(column, sort=True):
+                ranked = _ranked(_per_question(subset, metric), *options)
+                lines.append(f"    - {group} ({subset['question'].nunique()} questions): "
+                             + _statement(ranked, percent) + ".")
+    return "\n".join(lines)

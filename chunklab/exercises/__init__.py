@@ -1,0 +1,114 @@
+"""The course's exercises: what each one asks, how an answer is checked, and its solution.
+
+A notebook's exercise is three cells: the learner's answer (``my_rule = None``), a check
+(``check("01.2", my_rule)``) and, folded away in a ``<details>`` block, the solution with its
+explanation. The logic of all three lives here, one module per notebook (``fixed_size`` for 01,
+...), so that the tests can feed every check a wrong answer (it must fail, with a hint) and the
+solution (it must pass), and can verify that the solution a notebook shows is the one that passes.
+
+`check` prints a line and returns for an unanswered exercise (``None``), so that running a whole
+notebook never fails on exercises and never prints a solution: it raises `ExerciseFailed` with a hint
+for a wrong answer, and confirms a right one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+__all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "solution_source"]
+
+#: Which module holds each notebook's exercises, by notebook number.
+NOTEBOOK_MODULES = {
+    "01": "fixed_size",
+    "02": "sentence",
+    "03": "paragraph",
+}
+
+ExerciseKind = Literal["predict", "implement", "explain"]
+
+
+class ExerciseFailed(AssertionError):
+    """A wrong answer. The message is a hint towards the answer, never the answer itself."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: its id (``"01.2"``: notebook 01, exercise 2), a short title, its kind, the check,
+    the solution, and wrong answers that the check must reject.
+
+    * ``kind``: ``"predict"`` (a number or a choice, stated before it is measured), ``"implement"``
+      (a function the check runs on cases of its own) or ``"explain"`` (a choice among explanations
+      of a measured surprise).
+    * ``check(answer)`` returns a line confirming a right answer (it may show what was measured:
+      the learner has answered) and raises `ExerciseFailed` with a hint otherwise.
+    * ``solution``: for ``"implement"`` the reference function itself, otherwise a function of no
+      arguments that computes the reference answer; its source is what the notebook shows
+      (`solution_source`), and `reference_answer` is what the tests feed the check.
+    * ``wrong``: functions returning wrong answers a learner might give (an off-by-one rule, the
+      naive guess), each of which the check must reject.
+    """
+
+    id: str
+    title: str
+    kind: ExerciseKind
+    check: Callable[[Any], str]
+    solution: Callable[..., Any]
+    wrong: tuple[Callable[[], Any], ...] = field(default=())
+
+    def reference_answer(self) -> Any:
+        """The answer the solution gives (the function itself for an ``"implement"`` exercise)."""
+        return self.solution if self.kind == "implement" else self.solution()
+
+
+#: Every exercise whose notebook module has been imported, by id (`exercises_of` imports them).
+EXERCISES: dict[str, Exercise] = {}
+
+
+def exercise(
+    id: str, title: str, kind: ExerciseKind, solution: Callable[..., Any], wrong: tuple[Callable[[], Any], ...] = ()
+) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
+    """Decorator for a check function: registers `Exercise(id, title, kind, check, solution, wrong)`."""
+
+    def register(check_fn: Callable[[Any], str]) -> Callable[[Any], str]:
+        if id in EXERCISES:
+            raise ValueError(f"exercise {id} is defined twice")
+        EXERCISES[id] = Exercise(id, title, kind, check_fn, solution, tuple(wrong))
+        return check_fn
+
+    return register
+
+
+def exercises_of(notebook: str) -> list[Exercise]:
+    """The exercises of one notebook (``"01"``), in order; imports its module."""
+    importlib.import_module(f"{__name__}.{NOTEBOOK_MODULES[notebook]}")
+    return sorted((e for e in EXERCISES.values() if e.id.split(".")[0] == notebook), key=lambda e: e.id)
+
+
+def _exercise(exercise_id: str) -> Exercise:
+    notebook = exercise_id.split(".")[0]
+    if notebook not in NOTEBOOK_MODULES:
+        raise KeyError(f"no exercises for notebook {notebook!r}")
+    exercises_of(notebook)
+    if exercise_id not in EXERCISES:
+        raise KeyError(f"no exercise {exercise_id!r}; notebook {notebook} has {[e.id for e in exercises_of(notebook)]}")
+    return EXERCISES[exercise_id]
+
+
+def check(exercise_id: str, answer: Any) -> None:
+    """The check cell of an exercise: nothing to check yet for ``None``; a confirmation for a right
+    answer; `ExerciseFailed` with a hint for a wrong one."""
+    found = _exercise(exercise_id)
+    if answer is None:
+        print(f"Exercise {exercise_id} ({found.title}): not answered yet. Write your answer in the cell above and "
+              "run this one again; the solution is in the folded block below.")
+        return
+    print(f"Exercise {exercise_id}: correct. {found.check(answer)}")
+
+
+def solution_source(exercise_id: str) -> str:
+    """The source of an exercise's solution function, dedented: what its notebook shows."""
+    return textwrap.dedent(inspect.getsource(_exercise(exercise_id).solution)).strip()

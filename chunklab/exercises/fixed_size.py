@@ -1,0 +1,105 @@
+"""Notebook 01 (fixed-size chunking): how many windows, how much overlap keeps an answer whole, and
+why snapping to words does not save sentences."""
+
+from __future__ import annotations
+
+import math
+
+from ..strategies import FixedSizeChunker
+from . import ExerciseFailed, exercise
+
+#: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim.
+_COUNT_CASES = [(1, 5, 0), (100, 10, 0), (101, 10, 0), (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
+
+
+def _windows(n: int, size: int, overlap: int) -> int:
+    return len(FixedSizeChunker(chunk_size=size, chunk_overlap=overlap)("x" * n))
+
+
+def solution_predicted_chunks(n: int, size: int, overlap: int) -> int:
+    step = size - overlap
+    return max(1, math.ceil((n - overlap) / step))
+
+
+@exercise("01.1", "how many chunks?", "implement", solution=solution_predicted_chunks,
+          wrong=(lambda: lambda n, size, overlap: n // (size - overlap),
+                 lambda: lambda n, size, overlap: math.ceil(n / (size - overlap))))
+def check_predicted_chunks(candidate) -> str:
+    """`candidate(n, size, overlap)` must give the number of windows on every case."""
+    for n, size, overlap in _COUNT_CASES:
+        got, expected = candidate(n, size, overlap), _windows(n, size, overlap)
+        if got != expected:
+            raise ExerciseFailed(
+                f"for n={n}, chunk_size={size}, chunk_overlap={overlap} your function says {got} windows, the "
+                f"chunker makes {expected}. Hint: where does the last window start, and does the final strip of "
+                "chunk_overlap characters need a window of its own?"
+            )
+    return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
+
+
+def _cut_excerpt(length: int, overlap: int, size: int = 300) -> int | None:
+    """The start of an excerpt of `length` characters that no window of (`size`, `overlap`) holds
+    whole, in a text of three windows' length; None when every excerpt is held."""
+    n = 3 * size
+    chunks = FixedSizeChunker(chunk_size=size, chunk_overlap=overlap)("x" * n)
+    for start in range(n - length + 1):
+        if not any(c.start <= start and start + length <= c.end for c in chunks):
+            return start
+    return None
+
+
+def solution_safe_overlap(L: int) -> int:
+    return max(0, L - 1)
+
+
+@exercise("01.2", "how much overlap keeps an answer whole?", "implement", solution=solution_safe_overlap,
+          wrong=(lambda: lambda L: L, lambda: lambda L: max(0, L - 2), lambda: lambda L: 100))
+def check_safe_overlap(rule) -> str:
+    """`rule(L)` must be safe for every excerpt of L characters, and one less must not be."""
+    for length in (1, 2, 40, 150, 299):
+        overlap = rule(length)
+        if not isinstance(overlap, int) or not 0 <= overlap < 300:
+            raise ExerciseFailed(f"rule({length}) = {overlap!r}: an overlap is an int in [0, chunk_size) (here 300)")
+        cut = _cut_excerpt(length, overlap)
+        if cut is not None:
+            raise ExerciseFailed(
+                f"with chunk_overlap={overlap}, an excerpt of {length} characters starting at {cut} lies in no window "
+                "whole. Hint: where does the window that starts last before an excerpt end?"
+            )
+        if overlap > 0 and _cut_excerpt(length, overlap - 1) is None:
+            raise ExerciseFailed(
+                f"rule({length}) = {overlap} is safe, but so is {overlap - 1}: the exercise asks for the smallest "
+                "safe overlap. Hint: count the positions an excerpt can start at inside one step."
+            )
+    return "for every length tried, that overlap keeps every excerpt whole, and one character less does not."
+
+
+#: Exercise 3's explanations of why snapping to words leaves the share of sentences cut unchanged.
+SNAP_CHOICES = {
+    "A": "Snapping moves a boundary back to the previous space, which is almost never a sentence end, "
+         "so a boundary that fell inside a sentence still falls inside it.",
+    "B": "With snap_to_words the chunker counts sentences in words instead of characters.",
+    "C": "Snapping only works together with overlap, and the table was measured without overlap.",
+    "D": "The sentence splitter finds fewer sentences in snapped chunks.",
+}
+_SNAP_HINTS = {
+    "B": "the unit stays characters with snap_to_words; only where a boundary lands changes.",
+    "C": "snapping moves every boundary that falls inside a word, with or without overlap.",
+    "D": "the sentences are found in the article, once, not in the chunks.",
+}
+
+
+def solution_snap_choice() -> str:
+    return "A"
+
+
+@exercise("01.3", "why does snapping not save sentences?", "explain", solution=solution_snap_choice,
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+def check_snap_choice(choice) -> str:
+    """One letter of `SNAP_CHOICES`."""
+    letter = str(choice).strip().upper()
+    if letter not in SNAP_CHOICES:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(SNAP_CHOICES)}")
+    if letter != solution_snap_choice():
+        raise ExerciseFailed(f"not {letter}: {_SNAP_HINTS[letter]}")
+    return "a word boundary is a much finer thing than a sentence boundary: notebook 02 cuts at the latter."

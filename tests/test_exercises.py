@@ -1,0 +1,66 @@
+"""Every exercise's check fails on a wrong answer (with a hint) and passes on the solution, and every
+notebook shows the solution that passes, folded away, without running it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from chunklab.exercises import NOTEBOOK_MODULES, ExerciseFailed, check, exercises_of, solution_source
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ALL = [e for number in sorted(NOTEBOOK_MODULES) for e in exercises_of(number)]
+
+
+def notebook_cells(number: str) -> list[dict]:
+    (path,) = NOTEBOOKS.glob(f"{number}_*.ipynb")
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def squashed(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=lambda e: e.id)
+def test_the_solution_passes_and_every_wrong_answer_fails_with_a_hint(exercise) -> None:
+    assert exercise.check(exercise.reference_answer())
+    assert exercise.wrong, "an exercise needs at least one wrong answer to prove its check can fail"
+    for wrong in exercise.wrong:
+        with pytest.raises(ExerciseFailed) as failure:
+            exercise.check(wrong())
+        assert len(str(failure.value)) > 20, "a failure explains itself"
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=lambda e: e.id)
+def test_the_notebook_checks_it_and_shows_the_passing_solution_folded(exercise) -> None:
+    cells = notebook_cells(exercise.id.split(".")[0])
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    assert any(re.search(rf"check\(\s*[\"']{re.escape(exercise.id)}[\"']", src) for src in code), exercise.id
+    folded = [md for md in markdown if "<details>" in md]
+    assert any(squashed(solution_source(exercise.id)) in squashed(md) for md in folded), (
+        f"notebook {exercise.id} must show the solution that passes, inside <details>"
+    )
+    name = exercise.solution.__name__
+    assert not any(re.search(rf"\b{name}\s*\(", src) for src in code), "Run All must not run the solution"
+
+
+@pytest.mark.parametrize("number", sorted(NOTEBOOK_MODULES))
+def test_a_notebook_varies_its_exercise_kinds(number: str) -> None:
+    kinds = {e.kind for e in exercises_of(number)}
+    assert len(exercises_of(number)) >= 2 and len(kinds) >= 2, kinds
+
+
+def test_an_unanswered_exercise_prints_a_note_and_a_wrong_one_raises(capsys) -> None:
+    first = ALL[0]
+    check(first.id, None)
+    assert "not answered yet" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailed):
+        check(first.id, first.wrong[0]())
+    check(first.id, first.reference_answer())
+    assert "correct" in capsys.readouterr().out
+    with pytest.raises(KeyError):
+        check("01.99", 1)

@@ -26,6 +26,19 @@ NOTEBOOK_MODULES = {
     "01": "fixed_size",
     "02": "sentence",
     "03": "paragraph",
+    "04": "semantic",
+    "05": "modality",
+    "06": "sliding_window",
+    "07": "hierarchical",
+    "08a": "recursive",
+    "08b": "markup",
+    "09": "table",
+    "10": "token",
+    "11": "entity",
+    "12": "topic",
+    "13": "page",
+    "14": "keyword",
+    "17": "pipeline",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

@@ -146,8 +146,9 @@ def test_balanced_packing_needs_no_more_chunks_and_cuts_no_unit(lengths, limit):
     assert len(balanced) == len(greedy)
     assert [u for _, _, a, b in balanced for u in range(a, b + 1)] == list(range(len(units)))
     assert all(e - s <= limit and (s, e) == (units[a][0], units[b][1]) for s, e, a, b in balanced)
-    sizes = [e - s for s, e, _, _ in balanced]
-    assert max(sizes) - min(sizes) <= max(e - s for s, e, _, _ in greedy) - min(e - s for s, e, _, _ in greedy)
+    # the smallest limit that needs no more chunks: the largest chunk is never larger than greedy's; the
+    # spread may grow (units of 1,1,1,65,13,5,64,1,1,1,14,58 at limit 90: 71/84/79, a spread of 13 against 12)
+    assert max(e - s for s, e, _, _ in balanced) <= max(e - s for s, e, _, _ in greedy)
 
 
 def test_balanced_packing_evens_out_a_tiny_last_chunk():

@@ -24,6 +24,7 @@ __all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exer
 #: Which module holds each notebook's exercises, by notebook number.
 NOTEBOOK_MODULES = {
     "01": "fixed_size",
+    "16": "comparison",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

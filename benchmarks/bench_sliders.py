@@ -5,10 +5,12 @@ markdown with code and tables first, then prose), as a learner sees it:
 
 1. the first render with the defaults (it loads models, tokenizes, embeds: not held to a target);
 2. every slider (integer or float control) moved alone to 20, 40, 60 and 80 % of its range;
-3. every other option of every dropdown chosen once (the first choice of an option may load a
-   model, a sentence splitter or a tokenizer: reported, not held to the slider target), and with
-   that option every slider moved again: ``unit="tokens"`` makes every size a token count, and a
-   topic model's number of topics only matters once ``method`` names a topic model.
+3. every other option of every dropdown chosen once, through the explorer as the dropdown does it
+   (`Explorer.change`: the size sliders take their ranges in the new unit, measured on the text;
+   the first choice of an option may load a model, a sentence splitter or a tokenizer: reported,
+   not held to the slider target), and with that option every slider moved again over its range
+   in that state: ``unit="tokens"`` makes every size a token count, and a topic model's number of
+   topics only matters once ``method`` names a topic model.
 
 Every position is rendered once, as a drag reaches it: a value seen for the first time, so a cache
 keyed by parameters (a topic model fitted for 7 topics) is filled, not read. Each render is timed
@@ -80,12 +82,13 @@ def timed(explorer: Explorer, **params: Any) -> tuple[float, float, str]:
 
 
 def move_sliders(explorer: Explorer, base: dict[str, Any], out: Latency) -> None:
-    """Move each slider alone to each of its positions, the other parameters at `base`."""
+    """Move each slider alone to each of its positions (its range in the explorer's current state),
+    the other parameters where the explorer has them; `base` names the dropdown choice made."""
     for name, spec in explorer.specs.items():
         if spec.kind not in ("int", "float"):
             continue
         for value in slider_values(spec):
-            cpu, wall, html = timed(explorer, **{**base, name: value})
+            cpu, wall, html = timed(explorer, **{name: value})
             where = " ".join(f"{k}={v}" for k, v in {**base, name: value}.items())
             if "data-error" in html:
                 out.errors.append(where)
@@ -105,8 +108,12 @@ def measure_one(name: str, text: str) -> Latency:
             continue
         for option in spec.options:
             if option != spec.value:
-                out.dropdown = max(out.dropdown or 0.0, timed(explorer, **{spec.name: option})[1])
-                move_sliders(explorer, {spec.name: option}, out)
+                chosen = Explorer(CHUNKERS[name], text)
+                wall = time.perf_counter()
+                chosen.change(spec.name, option)
+                chosen.render()
+                out.dropdown = max(out.dropdown or 0.0, time.perf_counter() - wall)
+                move_sliders(chosen, {spec.name: option}, out)
     return out
 
 

@@ -130,6 +130,10 @@ class Chunker:
       under the same attribute names and end `__init__` with ``self.validate()``;
     * declare numeric bounds in `bounds` as ``{"name": (low, high)}`` (inclusive, ``None`` = open)
       and, optionally, slider ranges for `explore` in `widget_hints`;
+    * declare, for `explore` and the command line, which parameters matter only in some states
+      (`active_when`), which are measured in ``unit`` (`measured_in_unit`), slider ranges that
+      follow a choice (`widget_hints_by`) and the control a learner should move first
+      (`main_control`);
       `validate` checks types against the annotations, values against `bounds` and `Literal` options,
       then calls `check` for rules that tie parameters together (e.g. overlap < size);
     * implement `spans`, yielding ``(start, end)`` or ``(start, end, metadata)`` in source order;
@@ -151,6 +155,20 @@ class Chunker:
     #: Options for `chunklab.viz.chunks.render_html` when `explore` draws this chunker's chunks, e.g.
     #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
     view_options: ClassVar[dict[str, Any]] = {}
+    #: Parameters that change nothing unless other parameters have certain values:
+    #: ``{"tokenizer": {"unit": ("tokens",)}}`` reads "`tokenizer` acts only when `unit` is
+    #: ``"tokens"``" (several deciding parameters: all must hold). See `is_active`.
+    active_when: ClassVar[dict[str, dict[str, tuple[Any, ...]]]] = {}
+    #: Parameters counted in the chunker's ``unit`` (characters, words, tokens ...): their slider
+    #: ranges in `widget_hints` are in characters, and `explore` rescales them when the unit changes.
+    measured_in_unit: ClassVar[tuple[str, ...]] = ()
+    #: Slider ranges that depend on a choice: ``{"threshold": ("method", {"percentile": (0, 100,
+    #: 0.5, 95), ...})}`` gives, per value of ``method``, the ``(low, high, step, start)`` of
+    #: ``threshold`` (the start value is where the slider goes when that choice is made).
+    widget_hints_by: ClassVar[dict[str, tuple[str, dict[Any, tuple[float, float, float, float]]]]] = {}
+    #: The parameter whose slider shows the strategy at work: `explore` puts it first, and it must
+    #: move the chunk boundaries from the explorer's opening state (`chunklab.viz.start_check`).
+    main_control: ClassVar[str] = "chunk_size"
 
     # -- parameters -------------------------------------------------------------------------------
     @classmethod
@@ -163,6 +181,21 @@ class Chunker:
             for name, p in signature.parameters.items()
             if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         }
+
+    @classmethod
+    def is_active(cls, name: str, params: Mapping[str, Any]) -> bool:
+        """Does parameter `name` change the chunks when the parameters are `params` (see `active_when`)?"""
+        return all(params.get(decider) in values for decider, values in cls.active_when.get(name, {}).items())
+
+    @classmethod
+    def active_condition(cls, name: str) -> str:
+        """When `name` acts, in words (``"only with unit=tokens"``); empty when it always does."""
+        conditions = cls.active_when.get(name, {})
+        if not conditions:
+            return ""
+        return "only with " + " and ".join(
+            f"{decider}={' or '.join(map(str, values))}" for decider, values in conditions.items()
+        )
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         """Current parameter values, by constructor argument name.

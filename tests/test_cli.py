@@ -48,7 +48,10 @@ def test_strategies_lists_every_parameter_with_default_and_range(capsys):
     assert "fixed  (chunklab.strategies.fixed.FixedSizeChunker)" in out
     assert "--param chunk_size=600    int in [1, inf]" in out
     assert "--param unit=chars    one of: chars, words, tokens" in out
-    assert "--param snap_to_words=False    bool" in out
+    assert "--param snap_to_words=False    bool; only with unit=chars or tokens" in out
+    tokenizer = "--param tokenizer=minilm    one of: minilm, cl100k (or an object, from Python)"
+    assert f"{tokenizer}; only with unit=tokens" in out
+    assert "--param similarity=0.25    float in [-1.0, 1.0]; only with parents=semantic" in out
 
 
 def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, capsys):

@@ -121,10 +121,10 @@ def test_structure_metrics_fractions_of_chunks_that_cut():
     # Boundaries: 5 inside "two." (a word and the first sentence); 9 between two sentences; row + 3
     # inside "10" (a word and a table row); fence at the start of "code" (inside the code block).
     # The regex splitter sees the table and the code block as one long third "sentence".
-    assert m["words_cut"] == pytest.approx(4 / 5)  # chunks 0, 1 (at 5) and 2, 3 (at row + 3)
-    assert m["sentences_cut"] == 1.0  # 0, 1 (at 5); 2, 3, 4 (at row + 3 and fence)
-    assert m["table_rows_cut"] == pytest.approx(2 / 5)
-    assert m["code_blocks_cut"] == pytest.approx(2 / 5)
+    assert m["chunks_cutting_words"] == pytest.approx(4 / 5)  # chunks 0, 1 (at 5) and 2, 3 (at row + 3)
+    assert m["chunks_cutting_sentences"] == 1.0  # 0, 1 (at 5); 2, 3, 4 (at row + 3 and fence)
+    assert m["chunks_cutting_table_rows"] == pytest.approx(2 / 5)
+    assert m["chunks_cutting_code_blocks"] == pytest.approx(2 / 5)
     sizes = [len(c) for c in chunks]
     assert m["size_mean"] == pytest.approx(np.mean(sizes)) and m["size_max"] == max(sizes)
 
@@ -132,9 +132,9 @@ def test_structure_metrics_fractions_of_chunks_that_cut():
 def test_structure_metrics_clean_cuts_and_csv_rows():
     text = "a,b\n1,2\n3,4\n"
     clean = chunks_at(text, [4, 8])
-    assert structure_metrics(clean, text, csv=True)["table_rows_cut"] == 0.0
-    assert structure_metrics(chunks_at(text, [6]), text, csv=True)["table_rows_cut"] == 1.0
-    assert structure_metrics(chunks_at(text, [6]), text)["table_rows_cut"] == 0.0
+    assert structure_metrics(clean, text, csv=True)["chunks_cutting_table_rows"] == 0.0
+    assert structure_metrics(chunks_at(text, [6]), text, csv=True)["chunks_cutting_table_rows"] == 1.0
+    assert structure_metrics(chunks_at(text, [6]), text)["chunks_cutting_table_rows"] == 0.0
 
 
 # -- retrievers ---------------------------------------------------------------------------------------
@@ -223,8 +223,8 @@ def test_compare_returns_one_row_per_chunker_and_retriever():
     for metric in QUESTION_METRICS:
         assert metric in table and f"{metric}_sd" in table
         assert (table[metric] >= 0).all()
-    for column in ("strategy", "params", "k", "questions", "chunks", "size_mean", "words_cut", "sentences_cut",
-                   "table_rows_cut", "code_blocks_cut", "chunk_seconds", "index_ratio"):
+    for column in ("strategy", "params", "k", "questions", "chunks", "size_mean", "chunks_cutting_words", "chunks_cutting_sentences",
+                   "chunks_cutting_table_rows", "chunks_cutting_code_blocks", "chunk_seconds", "index_ratio"):
         assert column in table
     assert (table["questions"] == 2).all() and (table["k"] == 2).all()
     small = table[table["chunker"] == "small"].iloc[0]

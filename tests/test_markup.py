@@ -113,9 +113,9 @@ def test_markdown_breaks_less_structure_than_fixed_size_on_the_manual():
     text = load_document("manual").text
     fixed = structure_metrics(FixedSizeChunker(chunk_size=400)(text), text)
     aware = structure_metrics(MarkdownChunker(chunk_size=400)(text), text)
-    for kind in ("sentences_cut", "table_rows_cut", "code_blocks_cut"):
+    for kind in ("chunks_cutting_sentences", "chunks_cutting_table_rows", "chunks_cutting_code_blocks"):
         assert aware[kind] < fixed[kind], kind
-    assert aware["table_rows_cut"] == 0 and aware["words_cut"] == 0
+    assert aware["chunks_cutting_table_rows"] == 0 and aware["chunks_cutting_words"] == 0
 
 
 def test_larger_size_never_gives_more_chunks():

@@ -62,7 +62,7 @@ def test_stats_count_cuts_overlap_and_coverage() -> None:
     text = "One two three. Four five six."
     chunks = [Chunk(text[0:9], 0, 9, 0), Chunk(text[4:22], 4, 22, 1)]
     stats = chunk_stats(chunks, text)
-    assert stats["chunks"] == 2 and stats["min_size"] == 9 and stats["max_size"] == 18
+    assert stats["chunks"] == 2 and stats["size_min"] == 9 and stats["size_max"] == 18
     assert stats["overlap_chars"] == 5  # "two t" is in both chunks
     assert stats["words_cut"] == 2  # "three." cut at 9, "five" cut at 22
     assert stats["sentences_cut"] == 2

@@ -598,12 +598,12 @@ def _guidance_at_k(summary: Any, per_question: Any = None) -> str:
         f"- **Chunking cost**: {fastest} is fastest ({chunkers.loc[fastest, 'chunk_seconds'] * 1000:.0f} ms for "
         f"the corpus), {slowest} slowest ({chunkers.loc[slowest, 'chunk_seconds'] * 1000:.0f} ms)."
     )
-    broken = chunkers[["sentences_cut", "table_rows_cut", "code_blocks_cut"]].sum(axis=1)
+    broken = chunkers[["chunks_cutting_sentences", "chunks_cutting_table_rows", "chunks_cutting_code_blocks"]].sum(axis=1)
     intact = broken.idxmin()
     lines.append(
-        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'sentences_cut']:.0%} of its chunks cut "
-        f"a sentence, {chunkers.loc[intact, 'table_rows_cut']:.0%} a table row, "
-        f"{chunkers.loc[intact, 'code_blocks_cut']:.0%} a code block."
+        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'chunks_cutting_sentences']:.0%} of its chunks cut "
+        f"a sentence, {chunkers.loc[intact, 'chunks_cutting_table_rows']:.0%} a table row, "
+        f"{chunkers.loc[intact, 'chunks_cutting_code_blocks']:.0%} a code block."
     )
     if per_question is not None:
         by_kind = per_question.groupby(["kind", "chunker", "retriever"], sort=False)["recall@k"].mean()

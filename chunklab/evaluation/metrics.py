@@ -173,15 +173,15 @@ def _structure_summary(flags: Mapping[str, np.ndarray], sizes: Sequence[int]) ->
         "size_max": float(sizes_arr.max()) if n else 0.0,
     }
     for name, cut in flags.items():
-        summary[f"{name}_cut"] = float(np.mean(cut)) if n else 0.0
+        summary[f"chunks_cutting_{name}"] = float(np.mean(cut)) if n else 0.0
     return summary
 
 
 def structure_metrics(chunks: Sequence[Chunk], text: str, csv: bool = False) -> dict[str, float]:
     """Chunk count, size distribution (characters) and how often chunks cut structure.
 
-    ``words_cut``, ``sentences_cut``, ``table_rows_cut`` and ``code_blocks_cut`` are the fraction of
-    chunks whose start or end lies strictly inside a word (whitespace-delimited), a sentence (the
+    ``chunks_cutting_words``, ``chunks_cutting_sentences``, ``chunks_cutting_table_rows`` and
+    ``chunks_cutting_code_blocks`` are the share of chunks whose start or end lies strictly inside a word (whitespace-delimited), a sentence (the
     regex splitter of `chunklab.text.sentences`), a table row or a fenced code block (`chunklab.formats.unbreakable`;
     with ``csv=True`` the text's CSV records are its table rows). A boundary between two units does
     not cut either. Sizes: ``size_mean``, ``size_sd`` (population), ``size_min``, ``size_median``,

@@ -24,6 +24,8 @@ __all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exer
 #: Which module holds each notebook's exercises, by notebook number.
 NOTEBOOK_MODULES = {
     "01": "fixed_size",
+    "02": "sentence",
+    "03": "paragraph",
     "16": "comparison",
 }
 

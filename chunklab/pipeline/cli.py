@@ -2,7 +2,8 @@
 
 Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 
-* ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges.
+* ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges, and
+  when a parameter acts only with certain values of another (``only with unit=tokens``).
 * ``chunklab chunk PATH... --strategy NAME [--param KEY=VALUE]... [--out chunks.jsonl] [--jobs N]``:
   chunk files and folders (markdown, text, web pages, CSV, PDF, Word, JSON, JSON Lines, notebooks
   and source code: `chunklab.formats.readers`) into JSON Lines, one chunk record per line
@@ -239,6 +240,8 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
         print(f"    {' '.join(summary.split())}", file=out)
         for param, spec in cls.param_specs().items():
             allowed = _describe(spec.annotation, cls.bounds.get(param))
+            condition = cls.active_condition(param)  # e.g. "only with unit=tokens"
+            allowed += f"; {condition}" if condition else ""
             print(f"    --param {param}={_shown(spec.default)}    {allowed}", file=out)
     return 0
 

@@ -37,6 +37,9 @@ class FixedSizeChunker(UnitSized, Chunker):
     cuts_at_tokens = True
     bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
     widget_hints = {"chunk_size": (20, 2000, 10), "chunk_overlap": (0, 500, 10)}
+    measured_in_unit = ("chunk_size", "chunk_overlap")
+    #: Words are never cut, so snapping to them does nothing there.
+    active_when = {**UnitSized.active_when, "snap_to_words": {"unit": ("chars", "tokens")}}
 
     def __init__(
         self,

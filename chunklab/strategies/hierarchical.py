@@ -116,6 +116,12 @@ class HierarchicalChunker(UnitSized, Chunker):
     name = "hierarchical"
     bounds = {"chunk_size": (1, None), "depth": (0, 12), "similarity": (-1.0, 1.0)}
     widget_hints = {"chunk_size": (100, 3000, 50), "depth": (0, 4, 1), "similarity": (0.0, 1.0, 0.05)}
+    active_when = {
+        **UnitSized.active_when,
+        "similarity": {"parents": ("semantic",)},
+        "embedder": {"parents": ("semantic",)},
+    }
+    main_control = "depth"
 
     def __init__(
         self,

@@ -291,6 +291,8 @@ class HybridChunker(UnitSized, Chunker):
     name = "hybrid"
     bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None)}
     widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25)}
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    active_when = {**UnitSized.active_when, "embedder": {"prose": ("semantic",)}}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(

@@ -152,6 +152,7 @@ class PageChunker(UnitSized, Chunker):
     name = "page"
     bounds = {"pages_per_chunk": (1, None), "chunk_size": (1, None)}
     widget_hints = {"pages_per_chunk": (1, 10, 1), "chunk_size": (200, 8000, 100)}
+    main_control = "pages_per_chunk"
 
     def __init__(
         self,

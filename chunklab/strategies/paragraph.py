@@ -44,6 +44,9 @@ class ParagraphChunker(UnitSized, Chunker):
     name = "paragraph"
     bounds = {"min_chunk_size": (0, None), "chunk_size": (1, None)}
     widget_hints = {"min_chunk_size": (0, 1000, 10), "chunk_size": (100, 4000, 50)}
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    #: Merging short paragraphs is what this strategy adds to blank lines; most paragraphs fit `chunk_size`.
+    main_control = "min_chunk_size"
 
     def __init__(
         self,

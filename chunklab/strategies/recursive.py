@@ -202,6 +202,7 @@ class RecursiveChunker(UnitSized, Chunker):
     name = "recursive"
     bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
     widget_hints = {"chunk_size": (50, 2000, 10), "chunk_overlap": (0, 400, 10)}
+    measured_in_unit = ("chunk_size", "chunk_overlap")
 
     def __init__(
         self,

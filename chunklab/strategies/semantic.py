@@ -310,6 +310,16 @@ class SemanticChunker(UnitSized, Chunker):
         "min_chunk_size": (0, 1000, 10),
         "chunk_size": (100, 4000, 50),
     }
+    measured_in_unit = ("chunk_size", "min_chunk_size")
+    #: What `threshold` means depends on `method`: its range (200 steps) and customary value follow it.
+    widget_hints_by = {
+        "threshold": ("method", {
+            method: (low, high, (high - low) / 200, info["default"])
+            for method, info in BREAKPOINT_METHODS.items()
+            for low, high in [info["range"]]
+        })
+    }
+    main_control = "threshold"
 
     def __init__(
         self,

@@ -55,6 +55,8 @@ class SlidingWindowChunker(Chunker):
     name = "sliding_window"
     bounds = {"chunk_size": (1, None), "stride": (1, None)}
     widget_hints = {"chunk_size": (20, 2000, 10), "stride": (10, 1000, 10)}
+    measured_in_unit = ("chunk_size", "stride")
+    active_when = {"tokenizer": {"unit": ("tokens",)}}
 
     def __init__(
         self,

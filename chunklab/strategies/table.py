@@ -57,6 +57,7 @@ class TableChunker(UnitSized, Chunker):
     name = "table"
     bounds = {"rows": (1, None), "chunk_size": (1, None)}
     widget_hints = {"rows": (1, 30, 1), "chunk_size": (100, 3000, 50)}
+    main_control = "rows"
 
     def __init__(
         self,

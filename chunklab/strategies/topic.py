@@ -472,6 +472,12 @@ class TopicChunker(UnitSized, Chunker):
         "min_sentences": (1, 20, 1),
         "chunk_size": (200, 6000, 100),
     }
+    active_when = {
+        **UnitSized.active_when,
+        "block": {"method": ("texttiling",)},
+        **{name: {"method": ("lda", "nmf")} for name in ("n_topics", "buffer", "min_sentences")},
+    }
+    main_control = "block"
 
     def __init__(
         self,

@@ -398,6 +398,11 @@ class UnitSized:
 
     #: True for the chunkers that cut at token boundaries (they need a tokenizer that gives spans).
     cuts_at_tokens: ClassVar[bool] = False
+    #: `tokenizer` changes nothing unless sizes are counted in tokens (see `chunklab.core.Chunker`);
+    #: a subclass with rules of its own adds them to these: ``{**UnitSized.active_when, ...}``.
+    active_when: ClassVar[dict[str, dict[str, tuple[Any, ...]]]] = {"tokenizer": {"unit": ("tokens",)}}
+    #: `chunk_size` is counted in `unit`; a subclass adds its other sizes (an overlap, a minimum).
+    measured_in_unit: ClassVar[tuple[str, ...]] = ("chunk_size",)
     chunk_size: int
     unit: SizeUnit
     tokenizer: TokenizerLike

@@ -17,7 +17,7 @@ from ..text.sentences import sentence_spans
 from ..text.spans import CharCounter, cut_spans, union
 from ..text.words import word_spans
 
-__all__ = ["PALETTE", "chunk_stats", "render_html", "show", "size_histogram", "stats_line"]
+__all__ = ["PALETTE", "chunk_stats", "data_attributes", "render_html", "show", "size_histogram", "stats_line"]
 
 #: Paul Tol's "light" qualitative scheme (SRON technical note EPS/TN/09-002), chosen to stay
 #: distinguishable under the common colour-vision deficiencies while keeping black text legible.
@@ -45,8 +45,10 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
 
     ``overlap_chars`` counts characters that belong to more than one chunk (each extra copy once);
     ``coverage`` is the share of non-whitespace source characters inside at least one chunk;
-    ``words_cut``/``sentences_cut`` count words (whitespace-delimited) and sentences (regex
-    splitter) that have a chunk boundary strictly inside them.
+    ``words_cut``/``sentences_cut`` **count** the words (whitespace-delimited) and sentences (the
+    default splitter) that have a chunk boundary strictly inside them (not to be confused with
+    `chunklab.evaluation.metrics.structure_metrics`' ``chunks_cutting_*``: shares of chunks);
+    ``size_mean``, ``size_min`` and ``size_max`` are in characters, as there.
     """
     sizes = [len(c) for c in chunks]
     spans = [(c.start, c.end) for c in chunks]
@@ -55,9 +57,9 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
     content = counter(0, len(source))
     return {
         "chunks": len(chunks),
-        "mean_size": statistics.fmean(sizes) if sizes else 0.0,
-        "min_size": min(sizes, default=0),
-        "max_size": max(sizes, default=0),
+        "size_mean": statistics.fmean(sizes) if sizes else 0.0,
+        "size_min": min(sizes, default=0),
+        "size_max": max(sizes, default=0),
         "overlap_chars": sum(sizes) - sum(e - s for s, e in union(spans)),
         "coverage": counter.total(spans) / content if content else 1.0,
         "words": len(words),
@@ -77,8 +79,8 @@ def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], C
 def stats_line(stats: Mapping[str, Any]) -> str:
     """One line of text summarising `chunk_stats`."""
     return (
-        f"{stats['chunks']} chunks · size mean {stats['mean_size']:.0f} "
-        f"(min {stats['min_size']}, max {stats['max_size']}) chars · "
+        f"{stats['chunks']} chunks · size mean {stats['size_mean']:.0f} "
+        f"(min {stats['size_min']}, max {stats['size_max']}) chars · "
         f"overlap {stats['overlap_chars']} chars · coverage {stats['coverage']:.0%} · "
         f"{stats['sentences_cut']}/{stats['sentences']} sentences cut · "
         f"{stats['words_cut']}/{stats['words']} words cut"
@@ -123,13 +125,9 @@ def render_html(
     limit = len(source) if max_chars is None else min(len(source), offset + max_chars)
     stats = chunk_stats(chunks, source)
     data = {"nchunks": len(chunks), "source-chars": len(source), **(attrs or {})}
-    data_attrs = " ".join(
-        f'data-{k}="{html.escape(json.dumps(v) if isinstance(v, (dict, list)) else str(v), quote=True)}"'
-        for k, v in data.items()
-    )
     parts = [
         _STYLE % (height, _GAP_COLOUR),
-        f'<div class="chunklab-view" {data_attrs}>',
+        f'<div class="chunklab-view" {data_attributes(data)}>',
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
@@ -145,6 +143,15 @@ def render_html(
         )
     parts.append("</div>")
     return "".join(parts)
+
+
+def data_attributes(data: Mapping[str, Any]) -> str:
+    """``data-<key>="<value>"`` for every item, escaped for HTML (dicts and lists as JSON): the
+    hooks a browser test reads."""
+    return " ".join(
+        f'data-{k}="{html.escape(json.dumps(v) if isinstance(v, (dict, list)) else str(v), quote=True)}"'
+        for k, v in data.items()
+    )
 
 
 def _position_colour(chunk: Chunk) -> str:

@@ -1,123 +1,46 @@
 """`explore`: interactive controls for any chunker, built from its constructor signature.
 
-`control_specs` reads a chunker class's typed parameters (plus its `bounds` and `widget_hints`, plus
-the caller's overrides) and decides which control each gets: int -> integer slider, float -> float
-slider, Literal/Enum -> dropdown, bool -> checkbox, str -> text box, ``tuple[str, ...]`` -> text box of
-comma-separated values. `Explorer.render` is the pure function that turns
-parameter values into HTML; the widgets only call it. The HTML carries ``data-nchunks``,
-``data-chunker`` and ``data-params`` so a browser test reads exactly what the learner sees.
+Controls come from `chunklab.viz.controls.control_specs`. `Explorer.render` is the pure function
+that turns parameter values into HTML; the widgets only call it. What the learner sees follows
+what the chunker declares (see `chunklab.core.Chunker`):
+
+* the main control (`main_control`) comes first in the row of controls;
+* a control that changes nothing in the current state (`active_when`: ``tokenizer`` while sizes
+  are in characters) is disabled, with a tooltip that says when it acts, and enabled again as
+  soon as its deciding control allows. Disabled, not hidden: the row keeps its layout, so the
+  control under the learner's mouse never jumps away, and the greyed control shows that it exists
+  and what unlocks it;
+* size sliders (`measured_in_unit`) follow the unit: switching from characters to tokens turns
+  a 20-2,000 character slider into a slider of about 4-450 tokens and the current size into the
+  same amount of text in tokens (`chunklab.viz.controls.chars_per_unit`, measured on the text);
+  switching back restores the size it had;
+* ranges that depend on a choice (`widget_hints_by`: the semantic chunker's `threshold` per
+  `method`) follow that choice.
+
+The HTML carries ``data-nchunks``, ``data-chunker``, ``data-params``, ``data-main``,
+``data-active-when`` and ``data-in-unit`` so a browser test reads exactly what the learner sees.
 """
 
 from __future__ import annotations
 
 import enum
-import json
-import typing
-from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+import html
+from dataclasses import replace
+from typing import Any
 
-from ..core import Chunker, ParameterError, named_choices, split_list
-from .chunks import render_html
+from ..core import Chunk, Chunker, ParameterError
+from .chunks import data_attributes, render_html
+from .controls import NUMERIC, ControlSpec, chars_per_unit, control_specs, rescaled, snapped
 
 __all__ = ["ControlSpec", "Explorer", "control_specs", "explore"]
 
-
-@dataclass(frozen=True)
-class ControlSpec:
-    """What control a parameter gets: its kind, start value, and range or options."""
-
-    name: str
-    kind: Literal["int", "float", "choice", "bool", "text", "fixed"]
-    value: Any
-    low: float | None = None
-    high: float | None = None
-    step: float | None = None
-    options: Sequence[Any] = field(default_factory=tuple)
-    #: For a text box holding a ``tuple[str, ...]``: the separator between its values.
-    separator: str | None = None
-
-    def parse(self, typed: Any) -> Any:
-        """The parameter value for what a control shows (text boxes of tuples are split)."""
-        if self.kind == "text" and self.separator is not None:
-            return split_list(str(typed), self.separator)
-        return typed
-
-    def shown(self) -> Any:
-        """What the control shows for the start value (tuples joined for a text box)."""
-        if self.kind == "text" and self.separator is not None:
-            return f"{self.separator} ".join(self.value)
-        return self.value
+#: A way of counting sizes: the unit, and the tokenizer when the unit is tokens.
+_Measure = tuple[str, Any]
 
 
-def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, ControlSpec]:
-    """One `ControlSpec` per constructor parameter of `chunker_class`.
-
-    An override may be a tuple ``(low, high)`` or ``(low, high, step)`` for a slider range, a list
-    for dropdown options, or a plain value for the starting value (for a ``tuple[str, ...]``
-    parameter: a tuple, or one comma-separated string). Ranges otherwise come from the
-    class's `widget_hints`, then its `bounds`, then a guess around the default. Parameters whose
-    type has no natural control (callables, objects) are passed through unchanged ("fixed").
-    """
-    specs = {}
-    hints = getattr(chunker_class, "widget_hints", {})
-    for name, param in chunker_class.param_specs().items():
-        override = overrides.get(name, param.default)
-        if param.annotation == tuple[str, ...]:
-            # A tuple here is the value itself (not a slider range); a string is split at commas.
-            override = (
-                split_list(override) if isinstance(override, str) else override
-            )
-            value = override
-        else:
-            value = param.default if isinstance(override, (tuple, list)) else override
-        specs[name] = _spec_for(
-            name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name)
-        )
-    unknown = set(overrides) - set(specs)
-    if unknown:
-        raise ValueError(f"{chunker_class.__name__} has no parameter(s) {sorted(unknown)}")
-    return specs
-
-
-def _spec_for(name: str, annotation: Any, value: Any, override: Any, hint: Any, bound: Any) -> ControlSpec:
-    named = named_choices(annotation)
-    if named is not None:  # a tokenizer: a dropdown of the names, or the object itself, fixed
-        if not isinstance(value, str):
-            return ControlSpec(name, "fixed", value)
-        annotation = named
-    if typing.get_origin(annotation) is Literal:
-        options = list(override) if isinstance(override, list) else list(typing.get_args(annotation))
-        return ControlSpec(name, "choice", value, options=tuple(options))
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return ControlSpec(name, "choice", value, options=tuple(annotation))
-    if annotation is bool:
-        return ControlSpec(name, "bool", value)
-    if annotation is str:
-        return ControlSpec(name, "text", value)
-    if annotation == tuple[str, ...]:
-        return ControlSpec(name, "text", tuple(value), separator=",")
-    if annotation in (int, float):
-        kind = "int" if annotation is int else "float"
-        low, high, step = _numeric_range(kind, value, override, hint, bound)
-        return ControlSpec(name, kind, min(max(value, low), high), low, high, step)
-    if isinstance(override, list):
-        return ControlSpec(name, "choice", override[0] if value not in override else value, options=tuple(override))
-    return ControlSpec(name, "fixed", value)
-
-
-def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: Any) -> tuple[Any, Any, Any]:
-    source = override if isinstance(override, tuple) else hint
-    if source is not None:
-        low, high, *rest = source
-        step = rest[0] if rest else (1 if kind == "int" else (high - low) / 100)
-        return low, high, step
-    low = bound[0] if bound and bound[0] is not None else 0
-    if bound and bound[1] is not None:
-        high = bound[1]
-    else:
-        high = max(value * 4, low + (10 if kind == "int" else 1))
-    step = max(1, (high - low) // 100) if kind == "int" else (high - low) / 100
-    return low, high, step
+def _measure(params: dict[str, Any]) -> _Measure:
+    unit = params.get("unit", "chars")
+    return unit, params.get("tokenizer") if unit == "tokens" else None
 
 
 class Explorer:
@@ -125,18 +48,112 @@ class Explorer:
 
     Display it in Jupyter (it is what `explore` returns). Without a live widget front end (for
     example a notebook executed headless, or viewed on a site) it still shows the chunks for the
-    starting parameters as static HTML.
+    starting parameters as static HTML. `change` is what a control does, without widgets.
     """
 
     def __init__(
-        self, chunker_class: type[Chunker], text: str, *, max_chars: int | None = 6_000, **overrides: Any
+        self,
+        chunker_class: type[Chunker],
+        text: str,
+        *,
+        max_chars: int | None = 6_000,
+        main: str | None = None,
+        **overrides: Any,
     ) -> None:
         self.chunker_class = chunker_class
         self.text = text
         self.max_chars = max_chars
         self.specs = control_specs(chunker_class, **overrides)
         self.params = {name: spec.value for name, spec in self.specs.items()}
+        self.main = _main_control(chunker_class, self.specs, main)
+        start = _measure(self.params)
+        sized = chunker_class.measured_in_unit if "unit" in self.specs else ()
+        # A range the caller gives is in the starting unit; one from `widget_hints` or `bounds` is in characters.
+        self._reference: dict[str, tuple[ControlSpec, _Measure]] = {
+            name: (self.specs[name], start if isinstance(overrides.get(name), tuple) else ("chars", None))
+            for name in sized
+            if name in self.specs and self.specs[name].kind in NUMERIC
+        }
+        #: Per size: its value in the reference unit and the value shown for it after the last switch
+        #: of unit (while the learner leaves it there, switching back restores the exact value).
+        self._anchors: dict[str, tuple[float, Any]] = {}
+        for name in self._reference:
+            self.specs[name] = self._sized_spec(name, start)
+            self.params[name] = self.specs[name].value
+        self.start_specs = dict(self.specs)
         self._widget: Any = None
+        self._syncing = False
+
+    # -- state ------------------------------------------------------------------------------------
+    def change(self, name: str, value: Any) -> list[str]:
+        """Set parameter `name` to `value`, as its control does, and let the controls that follow it
+        follow: sizes after a change of unit (or of tokenizer, in tokens), ranges that depend on a
+        choice. Returns the names of the controls whose range or value changed with it."""
+        before = dict(self.params)
+        self.params[name] = value
+        followed: dict[str, ControlSpec] = {}
+        if name in ("unit", "tokenizer"):
+            followed.update(self._follow_unit(_measure(before), _measure(self.params)))
+        for target, (decider, table) in self.chunker_class.widget_hints_by.items():
+            if decider == name and target in self.specs:
+                followed[target] = self._follow_choice(target, decider, table, before[name], value)
+        changed = [n for n, spec in followed.items() if spec != self.specs[n]]
+        for n in changed:
+            self.specs[n] = followed[n]
+            self.params[n] = followed[n].value
+        return changed
+
+    def inactive(self, params: dict[str, Any] | None = None) -> dict[str, str]:
+        """The controls that change nothing with `params` (the current ones by default), each with
+        the condition under which it acts (`chunklab.core.Chunker.active_condition`)."""
+        values = self.params if params is None else params
+        cls = self.chunker_class
+        return {name: cls.active_condition(name) for name in self.specs if not cls.is_active(name, values)}
+
+    def _ratio(self, source: _Measure, target: _Measure) -> float:
+        """What a size counted in `source` units is in `target` units."""
+        return chars_per_unit(self.text, *source) / chars_per_unit(self.text, *target)
+
+    def _sized_spec(self, name: str, measure: _Measure) -> ControlSpec:
+        spec, reference = self._reference[name]
+        floor = (self.chunker_class.bounds.get(name) or (None, None))[0]
+        return rescaled(spec, self._ratio(reference, measure), floor)
+
+    def _follow_unit(self, old: _Measure, new: _Measure) -> dict[str, ControlSpec]:
+        if old == new:
+            return {}
+        followed = {}
+        for name, (_, reference) in self._reference.items():
+            spec = self._sized_spec(name, new)
+            anchor = self._anchors.get(name)
+            if anchor is not None and anchor[1] == self.params[name]:
+                amount = anchor[0]
+            else:
+                amount = self.params[name] * self._ratio(old, reference)
+            value = snapped(amount * self._ratio(reference, new), spec)
+            self._anchors[name] = (amount, value)
+            followed[name] = replace(spec, value=value)
+        return followed
+
+    def _follow_choice(self, target: str, decider: str, table: dict, old: Any, new: Any) -> ControlSpec:
+        """The spec of `target` after `decider` went from `old` to `new`: unchanged between choices
+        of the same range; the starting spec (the caller's range and value) for a choice of the
+        starting choice's range; else the declared range and customary value of the new choice."""
+        spec = self.specs[target]
+        hint, old_hint = table.get(new), table.get(old)
+        if hint is None or (old_hint is not None and old_hint[:3] == hint[:3]):
+            return spec
+        start_hint = table.get(self.start_specs[decider].value)
+        if start_hint is not None and start_hint[:3] == hint[:3]:
+            return self.start_specs[target]
+        low, high, step, value = hint
+        return replace(spec, low=low, high=high, step=step, value=value)
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def chunks(self, **params: Any) -> list[Chunk]:
+        """The chunks for these parameter values (the current ones by default); raises
+        `chunklab.core.ParameterError` for an invalid combination."""
+        return self.chunker_class(**{**self.params, **params})(self.text)
 
     def render(self, **params: Any) -> str:
         """Chunk the text with these parameter values (the current ones by default) and return HTML.
@@ -145,14 +162,32 @@ class Explorer:
         chunks, with ``data-nchunks="0"`` and ``data-error`` set.
         """
         values = {**self.params, **params}
-        attrs = {"chunker": self.chunker_class.name or self.chunker_class.__name__, "params": _jsonable(values)}
+        attrs = self._attrs(values)
         try:
-            chunks = self.chunker_class(**values)(self.text)
+            chunks = self.chunks(**params)
         except ParameterError as error:
             return _error_html(str(error), attrs)
         options = self.chunker_class.view_options
         return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
+    def _attrs(self, values: dict[str, Any]) -> dict[str, Any]:
+        controls = [name for name, spec in self.specs.items() if spec.kind != "fixed"]
+        rules = self.chunker_class.active_when
+        attrs: dict[str, Any] = {
+            "chunker": self.chunker_class.name or self.chunker_class.__name__,
+            "params": _jsonable(values),
+            "active-when": {
+                name: {decider: [_plain(v) for v in allowed] for decider, allowed in rules[name].items()}
+                for name in controls
+                if name in rules
+            },
+            "in-unit": list(self._reference),
+        }
+        if self.main is not None:
+            attrs["main"] = self.main
+        return attrs
+
+    # -- widgets ----------------------------------------------------------------------------------
     @property
     def widget(self) -> Any:
         """The ipywidgets box: controls above, the rendered chunks below (built on first use)."""
@@ -164,25 +199,57 @@ class Explorer:
         import ipywidgets as w
 
         output = w.HTML(self.render())
-        controls = {name: _make_control(w, spec) for name, spec in self.specs.items() if spec.kind != "fixed"}
+        order = sorted(self.specs, key=lambda name: name != self.main)  # the main control first
+        self.controls = {name: _make_control(w, self.specs[name]) for name in order if self.specs[name].kind != "fixed"}
+        self.output = output
+        self._show_activity()
 
         def updater(name: str) -> Any:
             def update(change: dict[str, Any]) -> None:
-                self.params[name] = self.specs[name].parse(change["new"])
+                if self._syncing:  # a control moved by `_sync`, not by the learner
+                    return
+                self._sync(self.change(name, self.specs[name].parse(change["new"])))
                 output.value = self.render()
 
             return update
 
-        for name, control in controls.items():
+        for name, control in self.controls.items():
             control.observe(updater(name), names="value")
-        self.controls = controls
-        self.output = output
-        return w.VBox([w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), output])
+        return w.VBox([w.HBox(list(self.controls.values()), layout=w.Layout(flex_flow="row wrap")), output])
+
+    def _sync(self, followed: list[str]) -> None:
+        """Move the controls in `followed` to their new ranges and values, then enable or disable
+        every control for the new state (their own callbacks stay quiet meanwhile)."""
+        self._syncing = True
+        try:
+            for name in followed:
+                if name in self.controls:
+                    _set_control(self.controls[name], self.specs[name])
+            self._show_activity()
+        finally:
+            self._syncing = False
+
+    def _show_activity(self) -> None:
+        inactive = self.inactive()
+        for name, control in self.controls.items():
+            control.disabled = name in inactive
+            control.tooltip = f"changes nothing here: {name} acts {inactive[name]}" if name in inactive else None
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
         bundle["text/html"] = self.output.value
         return bundle
+
+
+def _main_control(chunker_class: type[Chunker], specs: dict[str, ControlSpec], main: str | None) -> str | None:
+    """The slider to put first and to check (`chunklab.viz.start_check`): `main` when given, else
+    the class's `main_control`, else the first slider (None: no slider at all)."""
+    sliders = [name for name, spec in specs.items() if spec.kind in NUMERIC]
+    if main is not None:
+        if main not in sliders:
+            raise ValueError(f"main={main!r} is not a slider of {chunker_class.__name__}; sliders: {sliders}")
+        return main
+    return chunker_class.main_control if chunker_class.main_control in sliders else next(iter(sliders), None)
 
 
 def _make_control(w: Any, spec: ControlSpec) -> Any:
@@ -200,16 +267,39 @@ def _make_control(w: Any, spec: ControlSpec) -> Any:
     return w.Checkbox(value=spec.value, description=spec.name, style=style, indent=False)
 
 
+def _set_control(control: Any, spec: ControlSpec) -> None:
+    """Give a control a new range and value in one message; the range and the value are checked
+    against each other only once all are set (a new minimum may lie above the old maximum).
+
+    A slider stops reporting its own moves meanwhile: its front end may apply the new value before
+    the new range (the order of a message's keys is not fixed), snap it to the old steps and send
+    that back as if the learner had moved it (it reports every move while ``continuous_update`` is
+    on). The new range then puts the handle on the value that was sent.
+    """
+    slider = spec.kind in NUMERIC
+    if slider:
+        control.continuous_update = False
+    with control.hold_sync(), control.hold_trait_notifications():
+        if slider:
+            control.min, control.max, control.step = spec.low, spec.high, spec.step
+        control.value = spec.shown()
+    if slider:
+        control.continuous_update = True
+
+
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in values.items():
-        if isinstance(value, enum.Enum):
-            out[key] = value.value
-        elif isinstance(value, tuple) and all(_is_json(v) for v in value):
+        if isinstance(value, tuple) and all(_is_json(v) for v in value):
             out[key] = list(value)
-        elif _is_json(value):
-            out[key] = value
+        elif _is_json(_plain(value)):
+            out[key] = _plain(value)
     return out
+
+
+def _plain(value: Any) -> Any:
+    """An enum member's value; anything else as it is."""
+    return value.value if isinstance(value, enum.Enum) else value
 
 
 def _is_json(value: Any) -> bool:
@@ -217,12 +307,9 @@ def _is_json(value: Any) -> bool:
 
 
 def _error_html(message: str, attrs: dict[str, Any]) -> str:
-    import html
-
-    params = html.escape(json.dumps(attrs["params"]), quote=True)
     return (
-        f'<div class="chunklab-view" data-nchunks="0" data-chunker="{html.escape(attrs["chunker"])}" '
-        f'data-params="{params}" data-error="{html.escape(message, quote=True)}">'
+        f'<div class="chunklab-view" {data_attributes({"nchunks": 0, **attrs})} '
+        f'data-error="{html.escape(message, quote=True)}">'
         f'<div style="color:#b00020;font-family:monospace;padding:6px 0">{html.escape(message)}</div></div>'
     )
 
@@ -230,6 +317,7 @@ def _error_html(message: str, attrs: dict[str, Any]) -> str:
 def explore(chunker_class: type[Chunker], text: str, **overrides: Any) -> Explorer:
     """Interactive explorer for `chunker_class` on `text`; see `control_specs` for `overrides`.
 
-    ``max_chars`` (default 6,000) limits how much of the text is drawn.
+    ``max_chars`` (default 6,000) limits how much of the text is drawn; ``main`` names the slider
+    to put first instead of the class's `main_control` (the one the lesson is about).
     """
     return Explorer(chunker_class, text, **overrides)

@@ -3,14 +3,22 @@
 An explorer is the ipywidgets VBox that `chunklab.viz.explorer` builds: a row of controls (each labelled
 with its parameter name) above an HTML widget holding a ``div.chunklab-view``. That view carries
 ``data-nchunks``, ``data-params`` (JSON of the values it was drawn with) and, for an invalid
-combination, ``data-error``; its coloured segments are the chunk spans the learner sees.
+combination, ``data-error``; its coloured segments are the chunk spans the learner sees. It also
+says which slider is the main control (``data-main``), which controls act only when another one
+has certain values (``data-active-when``, as the chunker declares it) and which sliders count in
+the chosen unit (``data-in-unit``).
 
-`check_explorer` drags one slider with the mouse and moves it with the keyboard, and after each
-move checks that the view caught up with the slider's readout, that the chunk count moved in the
-direction the parameter implies, and that the boundaries moved when they had to. Then, if the
-explorer has a text box (a ``str`` parameter, or a ``tuple[str, ...]`` one as comma-separated
-values), `check_text_box` types into the first one and presses Enter, checks that the view was drawn
-with the typed value and that the boundaries moved, and types the old value back.
+`check_explorer` first checks the opening state: the main control comes first and, dragged a
+quarter of its range with the mouse, moves the chunk boundaries on screen. Then it moves the slider
+with the keyboard, and after each move checks that the view caught up with the slider's readout,
+that the chunk count moved in the direction the parameter implies, and that the boundaries moved
+when they had to. If the explorer has a text box (a ``str`` parameter, or a ``tuple[str, ...]`` one
+as comma-separated values), `check_text_box` types into the first one and presses Enter, checks
+that the view was drawn with the typed value and that the boundaries moved, and types the old value
+back. Last, `check_dependencies` checks that exactly the controls that change nothing in the
+current state are disabled, chooses for each deciding dropdown an option that changes that, checks
+again (and, for ``unit``, that the size sliders now offer sizes in that unit), and chooses the old
+option back.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ __all__ = [
     "EXPLORER_SELECTOR",
     "STATIC_VIEW_SELECTOR",
     "ExplorerState",
+    "check_dependencies",
     "check_explorer",
     "check_text_box",
     "read_state",
@@ -44,9 +53,11 @@ EXPLORER_SELECTOR = ".jp-OutputArea-output .widget-vbox:has(> .widget-html .chun
 STATIC_VIEW_SELECTOR = ".jp-OutputArea-output .chunklab-view[data-params]:not(.widget-html .chunklab-view)"
 
 #: Parameters whose larger values can only mean larger (so fewer or as many) chunks.
-SIZE_LIKE = frozenset({"size", "chunk_size", "max_size", "max_chars", "max_words", "max_tokens", "window"})
+SIZE_LIKE = frozenset({"chunk_size", "rows", "pages_per_chunk"})
 
 FOLLOW_TIMEOUT_S = 30
+#: The first choice of a dropdown option may load a model and embed the whole text (``parents="semantic"``).
+CHOICE_TIMEOUT_S = 180
 STALL_S = 4.0
 _STABLE_S = 0.5
 _DRAG_FRACTION = 0.25
@@ -62,6 +73,19 @@ _STATE_JS = """explorer => {
             max: Number(handle.getAttribute('aria-valuemax')),
         };
     });
+    // Every control in the row, in order: its name, whether it is disabled, and a dropdown's choice.
+    const controls = [...explorer.querySelectorAll(':scope > .widget-hbox > .widget-inline-hbox')].map(control => {
+        // A checkbox shows its name beside the box; its .widget-label is hidden and holds a zero-width space.
+        const label = (control.querySelector('.widget-label-basic span') ?? control.querySelector('.widget-label'))
+            ?.textContent.trim() ?? '';
+        const select = control.querySelector('select');
+        return {
+            name: label,
+            disabled: control.querySelector('select[disabled], input[disabled], .noUi-target[disabled]') !== null,
+            choice: select ? select.value : null,
+            options: select ? [...select.options].map(option => option.value) : null,
+        };
+    });
     const boxes = [...explorer.querySelectorAll(':scope > .widget-hbox .widget-text')].map(box => ({
         name: box.querySelector('.widget-label').textContent.trim(),
         value: box.querySelector('input').value,
@@ -72,11 +96,15 @@ _STATE_JS = """explorer => {
     return {
         sliders,
         boxes,
+        controls,
         shown: text ? text.textContent : '',
         params: JSON.parse(view.dataset.params),
         nchunks: Number(view.dataset.nchunks),
         error: view.dataset.error ?? null,
         segments,
+        main: view.dataset.main ?? null,
+        activeWhen: JSON.parse(view.dataset.activeWhen ?? '{}'),
+        inUnit: JSON.parse(view.dataset.inUnit ?? '[]'),
     };
 }"""
 
@@ -94,6 +122,14 @@ class ExplorerState:
     segments: tuple[tuple[str, int], ...]
     boxes: dict[str, str] = field(default_factory=dict)
     shown: str = field(default="", compare=False)
+    #: Every control's name, in the row's order.
+    order: tuple[str, ...] = ()
+    disabled: frozenset[str] = frozenset()
+    #: Each dropdown's current choice and its options.
+    choices: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    main: str | None = None
+    active_when: dict[str, dict[str, list[Any]]] = field(default_factory=dict, compare=False)
+    in_unit: tuple[str, ...] = field(default=(), compare=False)
 
     def value(self, name: str) -> float:
         """The slider's readout as a number."""
@@ -125,6 +161,17 @@ class ExplorerState:
             return drawn == [part.strip() for part in typed.split(",") if part.strip()]
         return drawn == typed
 
+    def expected_disabled(self, choices: dict[str, str] | None = None) -> frozenset[str]:
+        """The controls that change nothing when the dropdowns show `choices` (default: what they
+        show now), by the rules the view declares."""
+        current = {name: choice for name, (choice, _) in self.choices.items()} | (choices or {})
+        return frozenset(
+            name
+            for name, conditions in self.active_when.items()
+            if name in self.order
+            and any(decider in current and current[decider] not in allowed for decider, allowed in conditions.items())
+        )
+
 
 def read_state(explorer: Locator) -> ExplorerState:
     """Read an explorer's controls and view from the page."""
@@ -138,11 +185,21 @@ def read_state(explorer: Locator) -> ExplorerState:
         segments=tuple((chunks, length) for chunks, length in raw["segments"]),
         boxes={b["name"]: b["value"] for b in raw["boxes"]},
         shown=raw["shown"],
+        order=tuple(c["name"] for c in raw["controls"]),
+        disabled=frozenset(c["name"] for c in raw["controls"] if c["disabled"]),
+        choices={c["name"]: (c["choice"], tuple(c["options"])) for c in raw["controls"] if c["choice"] is not None},
+        main=raw["main"],
+        active_when=raw["activeWhen"],
+        in_unit=tuple(raw["inUnit"]),
     )
 
 
 def wait_until_followed(
-    page: Page, explorer: Locator, name: str, follows: Callable[[ExplorerState], bool] | None = None
+    page: Page,
+    explorer: Locator,
+    name: str,
+    follows: Callable[[ExplorerState], bool] | None = None,
+    timeout_s: float = FOLLOW_TIMEOUT_S,
 ) -> tuple[ExplorerState, bool]:
     """Wait until the view shows the control's value, the kernel is idle and nothing changes any more.
 
@@ -151,7 +208,7 @@ def wait_until_followed(
     page has stopped changing without the view catching up (a failed callback).
     """
     follows = follows or (lambda state: state.follows(name))
-    deadline = time.monotonic() + FOLLOW_TIMEOUT_S
+    deadline = time.monotonic() + timeout_s
     last, changed_at = None, time.monotonic()
     while True:
         state = read_state(explorer)
@@ -170,8 +227,10 @@ def wait_until_followed(
 
 
 def _pick_slider(state: ExplorerState) -> str | None:
-    """The slider to move: a size-like one if there is one, else the first."""
+    """The slider to move: the main control the view names, else a size-like one, else the first."""
     names = list(state.readouts)
+    if state.main in names:
+        return state.main
     sized = [n for n in names if n in SIZE_LIKE]
     return (sized or names or [None])[0]
 
@@ -212,12 +271,18 @@ def _count_moved_wrongly(name: str, before: ExplorerState, after: ExplorerState)
 
 
 def _boundaries_stuck(name: str, before: ExplorerState, after: ExplorerState) -> str | None:
-    """A size-like parameter moved a long way: unless everything fits one chunk, the spans must move."""
-    if name not in SIZE_LIKE or before.error or after.error or before.value(name) == after.value(name):
+    """The main control moved a quarter of its range from the opening state: the spans on screen must
+    move (an explorer that opens where its main control shows nothing teaches that it does nothing).
+    Another size-like parameter: unless everything fits one chunk, the spans must move."""
+    if before.error or after.error or before.value(name) == after.value(name):
         return None
-    if before.segments == after.segments and max(before.nchunks, after.nchunks) > 1:
+    main = name == before.main
+    if name not in SIZE_LIKE and not main:
+        return None
+    if before.segments == after.segments and (main or max(before.nchunks, after.nchunks) > 1):
+        which = "the main control " if main else ""
         return (
-            f"{name} went {before.readouts[name]} -> {after.readouts[name]} but the chunk boundaries did not "
+            f"{which}{name} went {before.readouts[name]} -> {after.readouts[name]} but the chunk boundaries did not "
             f"change ({after.nchunks} chunks, same spans)"
         )
     return None
@@ -231,6 +296,10 @@ def check_explorer(page: Page, explorer: Locator, label: str, screenshot: Callab
         return [f"{label}: has no slider to drag"]
     if not start.follows(name):
         return [f"{label}: before any interaction the view disagrees with its slider ({start.describe(name)})"]
+    if start.main is not None and (start.main not in start.readouts or start.order[:1] != (start.main,)):
+        return [f"{label}: the main control {start.main!r} is not the first control of the row {list(start.order)}"]
+    if name in start.disabled:
+        return [f"{label}: the main control {name} is disabled when the explorer opens"]
     screenshot(explorer, f"{label}-before")
     problems: list[str] = []
     slider = _slider(explorer, name)
@@ -283,6 +352,8 @@ def check_explorer(page: Page, explorer: Locator, label: str, screenshot: Callab
             )
     if not problems:
         problems += check_text_box(page, explorer, label)
+    if not problems:
+        problems += check_dependencies(page, explorer, label)
     screenshot(explorer, f"{label}-after")
     return problems
 
@@ -362,3 +433,100 @@ def check_text_box(page: Page, explorer: Locator, label: str) -> list[str]:
         return [f"{label}: the {name} box is back at {original!r} but the chunks differ from before "
                 f"({start.nchunks} -> {back.nchunks} chunks)"]
     return []
+
+
+def _dropdown(explorer: Locator, name: str) -> Locator:
+    return explorer.locator(":scope > .widget-hbox .widget-dropdown").filter(
+        has=explorer.page.locator(".widget-label", has_text=re.compile(f"^{re.escape(name)}$"))
+    ).locator("select")
+
+
+def _disabled_wrongly(state: ExplorerState, label: str, when: str) -> list[str]:
+    """The controls disabled although they act, or enabled although they change nothing."""
+    expected, shown = state.expected_disabled(), state.disabled
+    problems = []
+    if shown - expected:
+        problems.append(f"{label}: {when}, {sorted(shown - expected)} disabled although they change the chunks")
+    if expected - shown:
+        problems.append(f"{label}: {when}, {sorted(expected - shown)} enabled although they change nothing "
+                        f"(declared: {({n: state.active_when[n] for n in expected - shown})})")
+    return problems
+
+
+def _best_option(state: ExplorerState, decider: str) -> str | None:
+    """The option of dropdown `decider` that enables the most disabled controls (then: that changes
+    the most), or None if no option changes which controls are disabled."""
+    current, options = state.choices[decider]
+    now = state.expected_disabled()
+
+    def gain(option: str) -> tuple[int, int]:
+        then = state.expected_disabled({decider: option})
+        return len(now - then), len(now ^ then)
+
+    ranked = sorted((o for o in options if o != current and gain(o) != (0, 0)), key=gain, reverse=True)
+    return ranked[0] if ranked else None
+
+
+def _choose(page: Page, explorer: Locator, decider: str, option: str) -> tuple[ExplorerState, bool]:
+    """Choose `option` in dropdown `decider` and wait until the view is drawn with it."""
+    select = _dropdown(explorer, decider)
+    select.scroll_into_view_if_needed()
+    select.select_option(option)
+    return wait_until_followed(page, explorer, decider, lambda s: s.params.get(decider) == option, CHOICE_TIMEOUT_S)
+
+
+def _sizes_not_in_unit(before: ExplorerState, after: ExplorerState, unit: str) -> list[str]:
+    """From characters to a bigger unit, every size slider must offer at most half as much (a
+    token is about four characters of English, a word about six), and the view must be drawn with
+    the sizes the sliders show."""
+    problems = []
+    for name in after.in_unit:
+        if name not in after.ranges:
+            continue
+        high_before, high_after = before.ranges[name][1], after.ranges[name][1]
+        if high_after > high_before / 2:
+            problems.append(f"the {name} slider still offers up to {high_after:g} {unit} (it offered up to "
+                            f"{high_before:g} characters)")
+        elif not after.follows(name):
+            problems.append(f"the view was not drawn with the size the slider shows ({after.describe(name)})")
+    return problems
+
+
+def check_dependencies(page: Page, explorer: Locator, label: str) -> list[str]:
+    """Disabled controls follow the controls that decide whether they act.
+
+    As the explorer stands, exactly the controls that change nothing (by the rules the view
+    declares) must be disabled. Then, for each dropdown that decides about another control: choose
+    the option that enables the most controls, check again (from ``unit="chars"`` to another unit,
+    also that the size sliders count in that unit), then choose the old option back and expect the
+    old sliders, the old disabled controls and the old chunks.
+    """
+    start = read_state(explorer)
+    problems = _disabled_wrongly(start, label, "as it stands")
+    deciders = dict.fromkeys(d for conditions in start.active_when.values() for d in conditions if d in start.choices)
+    for decider in deciders:
+        if problems:
+            break
+        before = read_state(explorer)
+        option = _best_option(before, decider)
+        if option is None:
+            continue
+        current = before.choices[decider][0]
+        after, followed = _choose(page, explorer, decider, option)
+        when = f"after choosing {decider}={option}"
+        if not followed:
+            problems.append(f"{label}: {when}, the view was drawn with {decider}={after.params.get(decider)!r}")
+            break
+        problems += _disabled_wrongly(after, label, when)
+        if decider == "unit" and current == "chars":
+            problems += [f"{label}: {when}, {p}" for p in _sizes_not_in_unit(before, after, option)]
+        back, followed = _choose(page, explorer, decider, current)
+        if not followed:
+            problems.append(f"{label}: choosing {decider}={current} again, the view was drawn with "
+                            f"{decider}={back.params.get(decider)!r}")
+        elif (back.ranges, back.readouts, back.disabled, back.segments) != (
+            before.ranges, before.readouts, before.disabled, before.segments
+        ):
+            problems.append(f"{label}: back at {decider}={current}, the sliders, disabled controls or chunks differ "
+                            f"from before ({before.readouts} -> {back.readouts}, {before.nchunks} -> {back.nchunks} chunks)")
+    return problems

@@ -28,8 +28,14 @@ def test_working_fixture_passes(lab, browser, shots) -> None:
     [
         # spans() raises for size > 500: the view stays behind the slider; the traceback is in the Log Console.
         ("broken_callback_raises.ipynb", ["the view did not follow the slider", "RuntimeError: deliberate failure"]),
-        # spans() ignores size: the view follows the readout but the spans stay put.
+        # spans() ignores chunk_size: the view follows the readout but the spans stay put.
         ("broken_frozen_boundaries.ipynb", ["but the chunk boundaries did not change"]),
+        # The explorer opens where the whole text is one chunk, and stays one a quarter of the range lower.
+        ("broken_dead_start.ipynb", ["the main control chunk_size went 15000", "did not change (1 chunks"]),
+        # Disabled controls and size sliders never follow: the tokenizer stays greyed out in tokens.
+        ("broken_disabled_stale.ipynb", ["after choosing unit=tokens", "['tokenizer'] disabled although they change"]),
+        # The size sliders stay in characters when the unit becomes tokens.
+        ("broken_sizes_stay_in_chars.ipynb", ["after choosing unit=tokens, the chunk_size slider still offers up to 2000 tokens"]),
         # The keywords text box is ignored: typed values reach the view but the spans stay put.
         ("broken_text_box_ignored.ipynb", ["typing into the keywords box", "did not change the chunk boundaries"]),
         # A cell raises: Run All stops there.

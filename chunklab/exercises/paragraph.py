@@ -1,0 +1,135 @@
+"""Notebook 03 (paragraph chunking): merging short paragraphs forward, what counts as a paragraph
+break, and why a PDF's extracted text turns paragraph chunking into sentence packing."""
+
+from __future__ import annotations
+
+from ..formats.corpus import load_document
+from ..strategies import ParagraphChunker
+from ..text.paragraphs import paragraph_spans
+from . import ExerciseFailed, exercise
+
+#: The minimum sizes exercise 1's check tries.
+MERGE_SIZES = (0, 100, 200, 400)
+
+
+def solution_merge(text: str, spans: list[tuple[int, int]], min_size: int) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and merged[-1][1] - merged[-1][0] < min_size:
+            merged[-1] = (merged[-1][0], end)  # the current chunk is short: the next span joins it
+        else:
+            merged.append((start, end))
+    if len(merged) > 1 and merged[-1][1] - merged[-1][0] < min_size:
+        last = merged.pop()  # a short last chunk joins the one before it
+        merged[-1] = (merged[-1][0], last[1])
+    return merged
+
+
+def _merge_backward(text: str, spans: list[tuple[int, int]], min_size: int) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and end - start < min_size:
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _forward_without_last(text: str, spans: list[tuple[int, int]], min_size: int) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and merged[-1][1] - merged[-1][0] < min_size:
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+@exercise("03.1", "merge forward, from scratch", "implement", solution=solution_merge,
+          wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans)))
+def check_merge(candidate) -> str:
+    """`candidate(text, spans, min_size)` must give the library's chunks on the agreement for every
+    size in `MERGE_SIZES` (with `chunk_size` out of the way)."""
+    agreement = load_document("agreement").text
+    spans = paragraph_spans(agreement)
+    for min_size in MERGE_SIZES:
+        expected = [(c.start, c.end) for c in
+                    ParagraphChunker(min_chunk_size=min_size, chunk_size=len(agreement))(agreement)]
+        got = [tuple(span) for span in candidate(agreement, list(spans), min_size)]
+        if got != expected:
+            first = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+            hint = ("which span grows: the short one takes the next span in, until it is long enough"
+                    if first < len(expected) - 1 else "look at the end of the text: a short last chunk has no next span")
+            raise ExerciseFailed(
+                f"with min_size={min_size}: {len(got)} chunks against the library's {len(expected)}, first different "
+                f"at chunk {first}. Hint: {hint}."
+            )
+    return f"it matches ParagraphChunker on the agreement for min_chunk_size in {MERGE_SIZES}."
+
+
+#: Exercise 2's text: CRLF line ends, a line of spaces, two blank lines in a row, a fence with a
+#: blank line inside.
+BREAKS_TEXT = (
+    "# Setup\r\n\r\nInstall the package first.\r\n   \r\n\r\n```bash\r\npip install harbor\r\n\r\n"
+    "harbor --version\r\n```\r\n\r\nDone.\r\n"
+)
+
+
+def solution_breaks() -> tuple[int, int]:
+    paragraphs = ParagraphChunker(min_chunk_size=0, chunk_size=10**6)(BREAKS_TEXT)
+    return len(paragraphs), len(ParagraphChunker()(BREAKS_TEXT))
+
+
+@exercise("03.2", "what is a paragraph break?", "predict", solution=solution_breaks,
+          wrong=(lambda: (5, 1), lambda: (4, 4), lambda: (3, 1)))
+def check_breaks(answer) -> str:
+    """`answer` is ``(paragraphs with no merging, chunks with the defaults)`` for `BREAKS_TEXT`."""
+    try:
+        paragraphs, chunks = (int(v) for v in answer)
+    except (TypeError, ValueError):
+        raise ExerciseFailed("answer with a pair of numbers: (paragraphs, chunks with the defaults)") from None
+    expected_paragraphs, expected_chunks = solution_breaks()
+    if paragraphs != expected_paragraphs:
+        hint = ("a blank line inside a fenced code block does not end a paragraph: the fence is one block"
+                if paragraphs > expected_paragraphs else
+                "a line of spaces is a blank line, and CRLF line ends are line ends like any other")
+        raise ExerciseFailed(f"not {paragraphs} paragraphs. Hint: {hint}.")
+    if chunks != expected_chunks:
+        raise ExerciseFailed(f"the paragraphs are right, but not {chunks} chunks. Hint: with min_chunk_size=200 every "
+                             "paragraph here is short, and merging goes on while the merged chunk fits chunk_size=600.")
+    return f"{expected_paragraphs} paragraphs (the fence is one), merged into {expected_chunks} chunk by the defaults."
+
+
+#: Exercise 3's explanations of why nearly every chunk of the PDF report is a piece of a cut paragraph.
+REPORT_CHOICES = {
+    "A": "ParagraphChunker treats every line break as a paragraph break, and the report's lines are short.",
+    "B": "The text extracted from the PDF ends every printed line with a line break and has a blank line only "
+         "between pages, so each 'paragraph' the blank-line rule finds is a whole page, longer than chunk_size; "
+         "each page is then packed into pieces of whole sentences.",
+    "C": "A PDF has no sentences, so ParagraphChunker falls back to fixed-size windows.",
+    "D": "min_chunk_size merges the report's short paragraphs into chunks that are then too big and get cut.",
+}
+_REPORT_HINTS = {
+    "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would be cut.",
+    "C": "the pieces are cut between sentences (notebook 02's packing), not at fixed sizes.",
+    "D": "merging never makes a chunk bigger than chunk_size; cut marks the pieces of one paragraph that was too big.",
+}
+
+
+def solution_report_choice() -> str:
+    return "B"
+
+
+@exercise("03.3", "why is the PDF report all pieces?", "explain", solution=solution_report_choice,
+          wrong=(lambda: "A", lambda: "C", lambda: "D"))
+def check_report_choice(choice) -> str:
+    """One letter of `REPORT_CHOICES`."""
+    letter = str(choice).strip().upper()
+    if letter not in REPORT_CHOICES:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(REPORT_CHOICES)}")
+    if letter != solution_report_choice():
+        raise ExerciseFailed(f"not {letter}: {_REPORT_HINTS[letter]}")
+    report = load_document("report")
+    pages = len(report.metadata["pages"])
+    return (f"the report's {pages} pages give {len(paragraph_spans(report.text))} paragraphs; notebook 13 cuts a PDF "
+            "at its pages and strips their running headers and footers.")

@@ -1,0 +1,190 @@
+"""The controls of an explorer: which control each parameter gets, and slider ranges in any unit.
+
+`control_specs` reads a chunker class's typed parameters (plus its `bounds` and `widget_hints`, plus
+the caller's overrides) and decides which control each gets: int -> integer slider, float -> float
+slider, Literal/Enum -> dropdown, bool -> checkbox, str -> text box, ``tuple[str, ...]`` -> text box of
+comma-separated values.
+
+A size counted in words or tokens is not a size in characters: `chars_per_unit` measures how many
+characters of the explored text make one word, token or sentence, and `rescaled` turns a slider
+range from one unit into another on a round step, so that a slider of 20 to 2,000 characters
+becomes one of about 4 to 450 tokens, not 2,000 tokens.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import math
+import typing
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Sequence
+
+from ..core import Chunker, named_choices, split_list
+from ..text.length import length_function
+from ..text.sentences import sentence_spans
+
+__all__ = ["NUMERIC", "ControlSpec", "chars_per_unit", "control_specs", "rescaled", "snapped"]
+
+#: The kinds of control that are sliders.
+NUMERIC = ("int", "float")
+
+
+@dataclass(frozen=True)
+class ControlSpec:
+    """What control a parameter gets: its kind, start value, and range or options."""
+
+    name: str
+    kind: Literal["int", "float", "choice", "bool", "text", "fixed"]
+    value: Any
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    options: Sequence[Any] = field(default_factory=tuple)
+    #: For a text box holding a ``tuple[str, ...]``: the separator between its values.
+    separator: str | None = None
+
+    def parse(self, typed: Any) -> Any:
+        """The parameter value for what a control shows (text boxes of tuples are split)."""
+        if self.kind == "text" and self.separator is not None:
+            return split_list(str(typed), self.separator)
+        return typed
+
+    def shown(self) -> Any:
+        """What the control shows for the start value (tuples joined for a text box)."""
+        if self.kind == "text" and self.separator is not None:
+            return f"{self.separator} ".join(self.value)
+        return self.value
+
+
+def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, ControlSpec]:
+    """One `ControlSpec` per constructor parameter of `chunker_class`.
+
+    An override may be a tuple ``(low, high)`` or ``(low, high, step)`` for a slider range, a list
+    for dropdown options, or a plain value for the starting value (for a ``tuple[str, ...]``
+    parameter: a tuple, or one comma-separated string). Ranges otherwise come from the
+    class's `widget_hints`, then its `bounds`, then a guess around the default. Parameters whose
+    type has no natural control (callables, objects) are passed through unchanged ("fixed").
+    """
+    specs = {}
+    hints = getattr(chunker_class, "widget_hints", {})
+    for name, param in chunker_class.param_specs().items():
+        override = overrides.get(name, param.default)
+        if param.annotation == tuple[str, ...]:
+            # A tuple here is the value itself (not a slider range); a string is split at commas.
+            override = (
+                split_list(override) if isinstance(override, str) else override
+            )
+            value = override
+        else:
+            value = param.default if isinstance(override, (tuple, list)) else override
+        specs[name] = _spec_for(
+            name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name)
+        )
+    unknown = set(overrides) - set(specs)
+    if unknown:
+        raise ValueError(f"{chunker_class.__name__} has no parameter(s) {sorted(unknown)}")
+    return specs
+
+
+def _spec_for(name: str, annotation: Any, value: Any, override: Any, hint: Any, bound: Any) -> ControlSpec:
+    named = named_choices(annotation)
+    if named is not None:  # a tokenizer: a dropdown of the names, or the object itself, fixed
+        if not isinstance(value, str):
+            return ControlSpec(name, "fixed", value)
+        annotation = named
+    if typing.get_origin(annotation) is Literal:
+        options = list(override) if isinstance(override, list) else list(typing.get_args(annotation))
+        return ControlSpec(name, "choice", value, options=tuple(options))
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return ControlSpec(name, "choice", value, options=tuple(annotation))
+    if annotation is bool:
+        return ControlSpec(name, "bool", value)
+    if annotation is str:
+        return ControlSpec(name, "text", value)
+    if annotation == tuple[str, ...]:
+        return ControlSpec(name, "text", tuple(value), separator=",")
+    if annotation in (int, float):
+        kind = "int" if annotation is int else "float"
+        low, high, step = _numeric_range(kind, value, override, hint, bound)
+        return ControlSpec(name, kind, min(max(value, low), high), low, high, step)
+    if isinstance(override, list):
+        return ControlSpec(name, "choice", override[0] if value not in override else value, options=tuple(override))
+    return ControlSpec(name, "fixed", value)
+
+
+def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: Any) -> tuple[Any, Any, Any]:
+    source = override if isinstance(override, tuple) else hint
+    if source is not None:
+        low, high, *rest = source
+        step = rest[0] if rest else (1 if kind == "int" else (high - low) / 100)
+        return low, high, step
+    low = bound[0] if bound and bound[0] is not None else 0
+    if bound and bound[1] is not None:
+        high = bound[1]
+    else:
+        high = max(value * 4, low + (10 if kind == "int" else 1))
+    step = max(1, (high - low) // 100) if kind == "int" else (high - low) / 100
+    return low, high, step
+
+
+def chars_per_unit(text: str, unit: str, tokenizer: Any = "minilm") -> float:
+    """How many characters of `text` make one `unit` on average: 1 for ``"chars"``; for
+    ``"words"``, ``"tokens"`` (of `tokenizer`) and ``"sentences"`` (the regex splitter) the text's
+    length over its count (about 6, 4 and 100 to 150 for English prose). Cached per text, unit and
+    tokenizer: an explorer asks again on every switch of unit."""
+    if unit == "chars":
+        return 1.0
+    try:
+        return _cached_chars_per_unit(text, unit, tokenizer)
+    except TypeError:  # a tokenizer object that cannot be hashed: measured every time
+        return _chars_per_unit(text, unit, tokenizer)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
+    return _chars_per_unit(text, unit, tokenizer)
+
+
+def _chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
+    if unit == "sentences":
+        count = len(sentence_spans(text))
+    else:
+        count = length_function(unit, tokenizer)(text)
+    return max(1.0, len(text) / count) if count else 1.0
+
+
+def rescaled(spec: ControlSpec, ratio: float, floor: float | None = None) -> ControlSpec:
+    """`spec`'s slider range multiplied by `ratio` (a range in characters shown in words: ratio
+    1/6), with a step that is the old step times `ratio` rounded to 1, 2 or 5 times a power of ten
+    (at least 1 for an integer slider) and ends on that step; never below `floor` (the parameter's
+    lowest allowed value). The value is clamped into the new range (see `snapped` to convert it)."""
+    if ratio == 1:
+        return spec
+    step = _round_step(spec.step * ratio, spec.kind)
+    low = math.floor(spec.low * ratio / step) * step
+    if floor is not None:
+        low = max(low, floor)
+    high = max(math.ceil(spec.high * ratio / step) * step, low + step)
+    low, high, step = (_number(x, spec.kind) for x in (low, high, step))
+    return replace(spec, low=low, high=high, step=step, value=min(max(spec.value, low), high))
+
+
+def snapped(value: float, spec: ControlSpec) -> Any:
+    """`value` moved to the nearest position `spec`'s slider can take (its range, on its step)."""
+    steps = round((value - spec.low) / spec.step)
+    return _number(min(max(spec.low + steps * spec.step, spec.low), spec.high), spec.kind)
+
+
+def _round_step(raw: float, kind: str) -> float:
+    """`raw` rounded to the nearest of 1, 2 or 5 times a power of ten (in log scale)."""
+    if raw <= 0:
+        return 1 if kind == "int" else raw
+    power = 10 ** math.floor(math.log10(raw))
+    step = min((m * power for m in (1, 2, 5, 10)), key=lambda s: abs(math.log(s / raw)))
+    return max(1, round(step)) if kind == "int" else step
+
+
+def _number(value: float, kind: str) -> Any:
+    """An int for an integer slider; else a float without binary noise (0.30000000000000004)."""
+    return int(round(value)) if kind == "int" else float(f"{value:.10g}")

@@ -176,5 +176,5 @@ def test_guidance_of_a_comparison_needs_a_budget_when_there_are_several():
     result = comparison({"a": {"fact": answered(10, 7)}}, budgets=(250, 1000))
     with pytest.raises(ValueError, match="choose a budget"):
         guidance(result)
-    with pytest.raises(ValueError, match="k view"):
-        guidance(result, result.rows, budget=250)
+    with pytest.raises(TypeError, match="k view has no guidance"):
+        guidance(result.rows, budget=250)

@@ -170,6 +170,11 @@ def versus(
     return pd.DataFrame(records)
 
 
+#: `budget_guidance` names the chunkings tied with the best when there are at most this many, and
+#: otherwise counts them and names the first and the last, as it does for the measurably worse.
+_NAMED_TIES = 5
+
+
 def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) -> str:
     """One sentence: the best, the chunkings tied with it, the ones measurably worse."""
     fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3f}")
@@ -181,7 +186,10 @@ def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) ->
         return (f"no measurable difference between the {len(ranked)} chunkings "
                 f"({fmt(low)} to {fmt(best_mean)})")
     text = f"**{best}** ({fmt(best_mean)})"
-    if tied:
+    if len(tied) > _NAMED_TIES:
+        text += (f"; as good (no measurable difference): {len(tied)} others, from {tied[0][0]} ({fmt(tied[0][1])}) "
+                 f"down to {tied[-1][0]} ({fmt(tied[-1][1])})")
+    elif tied:
         text += "; as good (no measurable difference): " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
     else:
         text += ", measurably better than every other chunking"

@@ -26,7 +26,14 @@ NOTEBOOK_MODULES = {
     "01": "fixed_size",
     "02": "sentence",
     "03": "paragraph",
+    "08a": "recursive",
+    "08b": "markup",
+    "09": "table",
+    "10": "token",
+    "13": "page",
+    "14": "keyword",
     "16": "comparison",
+    "17": "pipeline",
 }
 
 ExerciseKind = Literal["predict", "implement", "explain"]

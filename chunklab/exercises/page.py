@@ -1,0 +1,109 @@
+"""Notebook 13 (page chunking): which lines are running furniture, citing a chunk by its pages, and
+why carrying sentences over page breaks does nothing on the paper."""
+
+from __future__ import annotations
+
+from ..formats.corpus import load_document
+from ..strategies import PageChunker
+from ..strategies.page import page_layout
+from . import ExerciseFailed, exercise
+
+#: Exercise 1's text: four pages; a header on the first two, "Page N" at the foot of three, and a
+#: differently written page number on the last.
+FURNITURE_TEXT = "\n\n\f".join([
+    "Annual Review 2025\nSales rose in the north and in the south.\nPage 1",
+    "Annual Review 2025\nCosts fell for the third year running.\nPage 2",
+    "Staff numbers held steady through the year.\nPage 3",
+    "The outlook for next year is mixed.\n- 4 -",
+])
+
+
+def solution_furniture() -> tuple[int, int]:
+    layout = page_layout(FURNITURE_TEXT)
+    headers = sum(1 for line, _ in layout.furniture for page, body in zip(layout.pages, layout.bodies)
+                  if page[0] <= line < body[0])  # above its page's body
+    return headers, len(layout.furniture) - headers
+
+
+@exercise("13.1", "which lines are furniture?", "predict", solution=solution_furniture,
+          wrong=(lambda: (0, 3), lambda: (2, 4), lambda: (4, 4)))
+def check_furniture(answer) -> str:
+    """`answer` is ``(header lines, footer lines)`` that `page_layout` finds in `FURNITURE_TEXT`."""
+    try:
+        headers, footers = (int(v) for v in answer)
+    except (TypeError, ValueError):
+        raise ExerciseFailed("answer with a pair of numbers: (header lines, footer lines)") from None
+    expected_headers, expected_footers = solution_furniture()
+    if headers != expected_headers:
+        hint = ("a line is furniture when its form recurs at the same edge of at least half of the pages (and of two): "
+                "is two pages of four enough?" if headers < expected_headers else
+                "only lines whose form recurs at the same edge count; the body lines at the top of pages 3 and 4 differ")
+        raise ExerciseFailed(f"not {headers} header lines. Hint: {hint}.")
+    if footers != expected_footers:
+        hint = ("numbers are replaced by # before lines are compared, so 'Page 1' and 'Page 3' have the same form, "
+                "but does '- 4 -' have it?")
+        raise ExerciseFailed(f"the headers are right, but not {footers} footer lines. Hint: {hint}.")
+    return "run page_layout(FURNITURE_TEXT).furniture to see the spans."
+
+
+def _report_chunks() -> list:
+    text = load_document("report").text
+    return PageChunker(chunk_size=600)(text) + PageChunker(pages_per_chunk=3, chunk_size=12_000)(text)
+
+
+def solution_citation(chunk) -> str:
+    pages = chunk.metadata["pages"]
+    return f"p. {pages[0]}" if len(pages) == 1 else f"pp. {pages[0]}-{pages[-1]}"
+
+
+@exercise("13.2", "cite a chunk by its pages", "implement", solution=solution_citation,
+          wrong=(lambda: lambda chunk: f"p. {chunk.metadata['page']}",
+                 lambda: lambda chunk: "pp. " + "-".join(map(str, chunk.metadata["pages"])),
+                 lambda: lambda chunk: f"pp. {chunk.metadata['pages'][0]}-{chunk.metadata['pages'][-1]}"))
+def check_citation(candidate) -> str:
+    """`candidate(chunk)` must cite every chunk of the report, at 600 characters and by three pages."""
+    chunks = _report_chunks()
+    for chunk in chunks:
+        pages = chunk.metadata["pages"]
+        expected = f"p. {pages[0]}" if len(pages) == 1 else f"pp. {pages[0]}-{pages[-1]}"
+        got = candidate(chunk)
+        if got != expected:
+            raise ExerciseFailed(
+                f"a chunk with pages={pages} is cited {got!r}. Hint: one page gives 'p. N', several give 'pp. first-last' "
+                "(the first and the last page only, whatever lies between)."
+            )
+    several = sum(len(c.metadata["pages"]) > 1 for c in chunks)
+    return f"all {len(chunks)} chunks cited, {several} of them over several pages."
+
+
+#: Exercise 3's explanations of why carrying keeps no cross-page answer of the paper whole.
+CARRY_CHOICES = {
+    "A": "Where a sentence of the paper runs on to the next page, a footnote sits between it and the page break, "
+         "and the footnote ends with a full stop: the chunker reads only a page's last line, so it never sees a page "
+         "stop mid-sentence. (The other two answers cross a break where a sentence ends: nothing to carry.)",
+    "B": "The paper has no running header or footer, so there is nothing to strip and nothing to carry over.",
+    "C": "The paper's pages are longer than chunk_size, and the size cap cuts every carried sentence off again.",
+    "D": "Carrying only works on text that read_pdf extracted; the paper is plain text.",
+}
+_CARRY_HINTS = {
+    "B": "the chunker finds a running title on most pages and a page number on each: print the paper's furniture.",
+    "C": "look at page_layout(paper.text).open_ends: the chunker never decides to carry in the first place.",
+    "D": "the chunker sees only a string with form feeds; where it came from does not matter.",
+}
+
+
+def solution_carry_choice() -> str:
+    return "A"
+
+
+@exercise("13.3", "why does carrying not help on the paper?", "explain", solution=solution_carry_choice,
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+def check_carry_choice(choice) -> str:
+    """One letter of `CARRY_CHOICES`."""
+    letter = str(choice).strip().upper()
+    if letter not in CARRY_CHOICES:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(CARRY_CHOICES)}")
+    if letter != solution_carry_choice():
+        raise ExerciseFailed(f"not {letter}: {_CARRY_HINTS[letter]}")
+    return ("a rule that reads only the last line of a page cannot see past a footnote; a layout-aware extractor "
+            "that tags footnotes could.")

@@ -47,6 +47,15 @@ def test_mentions_have_exact_trimmed_spans_and_are_cached(article):
         entity_mentions(b"bytes")
 
 
+def test_questions_read_by_a_filter_do_not_evict_a_document(article):
+    entity_mentions(article)
+    misses = _mentions.cache_info().misses
+    for i in range(400):  # a question set's worth of short texts (lower case: no model run)
+        entity_mentions(f"which sensor failed in week {i}?")
+    entity_mentions(article)
+    assert _mentions.cache_info().misses == misses + 400, "the document's mentions are still cached"
+
+
 def test_boundary_helpers():
     mentions = [(10, 20), (30, 45)]
     assert move_out_of_entities([5, 10, 15, 20, 40, 50], mentions) == [5, 10, 10, 20, 30, 50]

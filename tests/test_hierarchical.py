@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from chunklab import load_document, load_questions
 from chunklab.core import ParameterError
 from chunklab.evaluation.comparison import compare
-from chunklab.evaluation.expand import auto_merge, flat, small_to_big
+from chunklab import Chunk
+from chunklab.evaluation.expand import auto_merge, flat, new_text_only, small_to_big
 from chunklab.formats.clauses import clause_headings
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.pipeline.export import read_jsonl, write_jsonl
-from chunklab.strategies import HierarchicalChunker
+from chunklab.strategies import HierarchicalChunker, SlidingWindowChunker
 from chunklab.viz.tree import render_tree
 
 MARKDOWN = """# Guide
@@ -371,6 +372,32 @@ def test_expansion_through_compare() -> None:
         rows["small_to_big"]["recall"] != rows["flat"]["recall"]
         or rows["small_to_big"]["iou"] != rows["flat"]["iou"]
     )
+
+
+def test_new_text_only_sends_each_hits_unsent_text_in_rank_order() -> None:
+    def hit(start, end, source="a"):
+        return Chunk(text="x" * (end - start), start=start, end=end, index=0, metadata={"source": source})
+
+    hits = [hit(10, 20), hit(15, 25), hit(0, 12), hit(5, 30), hit(12, 18), hit(15, 25, "b")]
+    assert new_text_only(hits) == [
+        ("a", 10, 20), ("a", 20, 25),  # the second hit sends only what the first did not
+        ("a", 0, 10),  # the third hit's start
+        ("a", 25, 30),  # the fourth covers [0, 25) already sent: its tail alone
+        ("b", 15, 25),  # another document shares nothing; the fifth hit sent nothing
+    ]
+    assert new_text_only([hit(0, 10), hit(20, 30), hit(5, 25)]) == [("a", 0, 10), ("a", 20, 30), ("a", 10, 20)]
+
+
+def test_new_text_only_lets_a_budget_buy_new_text() -> None:
+    doc = load_document("article")
+    chunker = SlidingWindowChunker(chunk_size=400, stride=100)
+    questions = load_questions("article", split="all")
+    runs = {dedupe: compare({"w": chunker}, [doc], questions, retrievers=("bm25",), budget=[1000, 4000],
+                            progress=False, expand_hits=new_text_only if dedupe else None).rows
+            for dedupe in (False, True)}
+    plain, once = (runs[d][runs[d]["budget"] == 1000].set_index("question") for d in (False, True))
+    assert (once["recall"] >= plain["recall"] - 1e-12).all() and once["recall"].mean() > plain["recall"].mean()
+    assert (once["sent"] <= 1000).all() and once["sent"].mean() > 990
 
 
 # -- the tree drawn -----------------------------------------------------------------------------------

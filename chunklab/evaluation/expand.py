@@ -7,6 +7,9 @@ Hierarchical chunking indexes small leaves (precise matches) but may send bigger
   them, send the parent instead, and so on up the tree (`auto_merge`);
 * **flat**: send the retrieved leaves themselves (`flat`), the baseline.
 
+Overlapping chunks (sliding windows, or fixed windows with overlap) raise the opposite problem: the
+hits repeat text. `new_text_only` sends each hit's text that no better-ranked hit has sent already.
+
 A fair comparison holds the amount of text sent fixed: each function fills a budget of characters
 with the best-ranked hits first, skipping a hit whose text would overflow it and going on with the
 next, so all three send at most `budget` characters. Text already sent is never paid twice: a
@@ -24,36 +27,60 @@ from typing import Callable, Mapping, Sequence
 
 from ..core import Chunk
 from ..strategies.hierarchical import Node
+from ..text.spans import union
 
-__all__ = ["auto_merge", "flat", "small_to_big"]
+__all__ = ["auto_merge", "flat", "new_text_only", "small_to_big"]
 
 ExpandHits = Callable[[Sequence[Chunk]], list[tuple[str, int, int]]]
 
 
 class _Budget:
-    """Nodes chosen so far (per source), and the characters they cost."""
+    """The outermost nodes chosen so far, in order of choice, and the characters they cost.
+
+    Kept up to date at each choice (as `_outermost` of every node chosen), so that a hit is judged
+    in time proportional to the nodes chosen, however many hits are tried."""
 
     def __init__(self, budget: int) -> None:
         if budget < 1:
             raise ValueError(f"budget must be >= 1 character, got {budget}")
         self.budget = budget
         self.chosen: list[tuple[str, Node]] = []
+        self.spent = 0
 
-    def used(self, chosen: Sequence[tuple[str, Node]] | None = None) -> int:
-        return sum(node.end - node.start for _, node in _outermost(self.chosen if chosen is None else chosen))
-
-    def fits(self, source: str, node: Node) -> bool:
-        return self.used([*self.chosen, (source, node)]) <= self.budget
+    def extra(self, source: str, node: Node) -> int | None:
+        """The characters that choosing `node` adds: its size minus the chosen nodes it holds, or
+        None when a chosen node holds it already (choosing it changes nothing)."""
+        held = 0
+        for s, n in self.chosen:
+            if s != source:
+                continue
+            if n.start <= node.start and node.end <= n.end:
+                return None
+            if node.start <= n.start and n.end <= node.end:
+                held += n.end - n.start
+        return node.end - node.start - held
 
     def add(self, source: str, node: Node) -> bool:
         """Choose `node` if the budget allows; nodes inside it are then covered by it."""
-        if not self.fits(source, node):
+        extra = self.extra(source, node)
+        if extra is None:
+            return True
+        if self.spent + extra > self.budget:
             return False
-        self.chosen.append((source, node))
+        self.replace(_outermost([*self.chosen, (source, node)]))
         return True
 
+    def replace(self, chosen: list[tuple[str, Node]]) -> None:
+        """Make `chosen` (outermost nodes, none inside another) the choice."""
+        self.chosen = chosen
+        self.spent = _size(chosen)
+
     def spans(self) -> list[tuple[str, int, int]]:
-        return [(source, node.start, node.end) for source, node in _outermost(self.chosen)]
+        return [(source, node.start, node.end) for source, node in self.chosen]
+
+
+def _size(chosen: Sequence[tuple[str, Node]]) -> int:
+    return sum(node.end - node.start for _, node in chosen)
 
 
 def _outermost(chosen: Sequence[tuple[str, Node]]) -> list[tuple[str, Node]]:
@@ -139,9 +166,13 @@ def auto_merge(trees: Mapping[str, Node], budget: int, ratio: float = 0.5) -> Ex
     def expand(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
         chosen = _Budget(budget)
         for chunk in hits:
-            trial = _merged([*chosen.chosen, _hit_node(index, chunk)], ratio)
-            if chosen.used(trial) <= budget:
-                chosen.chosen = trial
+            source, leaf = _hit_node(index, chunk)
+            extra = chosen.extra(source, leaf)  # merging only adds to it
+            if extra is None or chosen.spent + extra > budget:
+                continue
+            trial = _merged([*chosen.chosen, (source, leaf)], ratio)
+            if _size(trial) <= budget:
+                chosen.replace(trial)
         return chosen.spans()
 
     return expand
@@ -170,3 +201,29 @@ def _merged(chosen: list[tuple[str, Node]], ratio: float) -> list[tuple[str, Nod
             (source, parent),
             *(item for i, item in enumerate(outer) if i > first and i not in members),
         ]
+
+
+def new_text_only(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
+    """An ``expand_hits`` for overlapping chunks: each hit, best first, minus the text that
+    better-ranked hits of its document (``metadata["source"]``) have sent already. A hit that
+    overlaps earlier ones on both sides sends the pieces in between; a hit inside them sends nothing.
+
+    With a budget (`chunklab.evaluation.comparison.compare` with ``budget=...``), the budget then buys
+    new text instead of paying again for a window's overlap with its neighbours.
+    """
+    sent: dict[str, list[tuple[int, int]]] = {}
+    out: list[tuple[str, int, int]] = []
+    for chunk in hits:
+        source, start = chunk.metadata.get("source"), chunk.start
+        for covered_start, covered_end in union(sent.get(source, [])):
+            if covered_end <= start:
+                continue
+            if covered_start >= chunk.end:
+                break
+            if covered_start > start:
+                out.append((source, start, covered_start))
+            start = max(start, covered_end)
+        if start < chunk.end:
+            out.append((source, start, chunk.end))
+        sent.setdefault(source, []).append((chunk.start, chunk.end))
+    return out

@@ -74,7 +74,10 @@ def _pieces(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, _, _ in pack(text, sentence_spans(text), PIECE_CHARS)]
 
 
-@functools.lru_cache(maxsize=32)
+# Room for every document of a corpus and every question a filter reads: with a small cache, the
+# questions of one `compare(..., where=entity_filter)` evicted the documents, and the next chunking
+# of a document ran the model again.
+@functools.lru_cache(maxsize=1024)
 def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
     """Every mention of every label in `text`, in order. With `every_piece` False, pieces without an
     upper-case letter are not read: English names are capitalised, and on the course corpus the

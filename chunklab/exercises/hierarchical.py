@@ -1,0 +1,137 @@
+"""Notebook 07 (hierarchical chunking): the breadcrumb of an offset, what small-to-big sends for two
+hits within a budget, and a measured surprise about sending parents."""
+
+from __future__ import annotations
+
+from ..core import Chunk
+from ..evaluation.expand import small_to_big
+from ..formats import load_document
+from ..strategies import HierarchicalChunker
+from . import ExerciseFailed, exercise
+
+
+def solution_breadcrumb(root, offset):
+    node = root
+    while True:
+        inside = [child for child in node.children if child.start <= offset < child.end]
+        if not inside:
+            return node.breadcrumb
+        node = inside[0]
+
+
+def _deepest_breadcrumbs() -> tuple[list[tuple[int, tuple[str, ...]]], object]:
+    """The agreement's tree, and the breadcrumb of the deepest node at every offset where it may change
+    (each node's first and last character, and the character after it)."""
+    text = load_document("agreement").text
+    tree = HierarchicalChunker().tree(text)
+    nodes = list(tree.walk())
+    deepest = [0] * len(text)
+    for i, node in enumerate(nodes):  # in document order, a node comes after every node that holds it
+        deepest[node.start : node.end] = [i] * (node.end - node.start)
+    offsets = sorted({o for n in nodes for o in (n.start, n.end - 1, n.end) if 0 <= o < len(text)})
+    return [(o, nodes[deepest[o]].breadcrumb) for o in offsets], tree
+
+
+@exercise("07.1", "where am I?", "implement", solution=solution_breadcrumb,
+          wrong=(lambda: lambda root, offset: root.breadcrumb,
+                 lambda: lambda root, offset: next((c.breadcrumb for c in root.children if c.start <= offset < c.end),
+                                                   root.breadcrumb),
+                 lambda: lambda root, offset: _inclusive_end(root, offset)))
+def check_breadcrumb(candidate) -> str:
+    """`candidate(root, offset)`: the breadcrumb of the deepest node of `root` holding `offset`."""
+    cases, tree = _deepest_breadcrumbs()
+    for offset, expected in cases:
+        got = tuple(candidate(tree, offset))
+        if got != expected:
+            raise ExerciseFailed(
+                f"at offset {offset} of the agreement your function says {' > '.join(got) or '()'}, the deepest "
+                f"node there says {' > '.join(expected) or '()'}. Hint: step from the root into the child whose span "
+                "holds the offset (start inclusive, end exclusive), and keep stepping until a node has no such child."
+            )
+    return f"right at all {len(cases)} offsets where a node of the agreement starts or ends."
+
+
+def _inclusive_end(root, offset):
+    """A wrong answer: a span's end counted as inside it, so the walk can step into the node before."""
+    node = root
+    while True:
+        inside = [child for child in node.children if child.start <= offset <= child.end]
+        if not inside:
+            return node.breadcrumb
+        node = inside[0]
+
+
+#: Exercise 2's document: a guide whose Install section holds two small subsections.
+GUIDE = (
+    "# Guide\n\nIntro.\n\n## Install\n\nSteps to install the tool on any machine.\n\n"
+    "### Linux\n\nRun apt install tidewell.\n\n### macOS\n\nRun brew install tidewell.\n\n"
+    "## Use\n\nStart it with tidewell serve."
+)
+#: Exercise 2's retrieved leaves, best first (their sections' titles), and the budget in characters.
+GUIDE_HITS, GUIDE_BUDGET = ("Linux", "Use"), 200
+
+
+def _guide_sent() -> list[str]:
+    """The titles of the nodes small-to-big sends for `GUIDE_HITS` within `GUIDE_BUDGET`."""
+    chunker = HierarchicalChunker()
+    tree = chunker.tree(GUIDE)
+    leaves = {c.metadata["breadcrumb"][-1]: c for c in chunker(GUIDE, source="guide")}
+    hits: list[Chunk] = [leaves[title] for title in GUIDE_HITS]
+    titled = {n.span: n.title for n in tree.walk() if n.kind == "section"}
+    return [titled[(start, end)] for _, start, end in small_to_big({"guide": tree}, GUIDE_BUDGET)(hits)]
+
+
+def solution_guide_sent() -> list[str]:
+    return ["Guide"]
+
+
+@exercise("07.2", "what does small-to-big send?", "predict", solution=solution_guide_sent,
+          wrong=(lambda: ["Install", "Use"], lambda: ["Linux", "Use"], lambda: ["Install"]))
+def check_guide_sent(titles) -> str:
+    """A list of section titles: the nodes small-to-big sends, in order."""
+    if isinstance(titles, str) or not all(isinstance(t, str) for t in titles):
+        raise ExerciseFailed(f"write a list of section titles such as ['Linux', 'Use'], got {titles!r}")
+    expected = _guide_sent()
+    got = [t.strip().lstrip("#").strip() for t in titles]
+    if got != expected:
+        raise ExerciseFailed(
+            f"small-to-big does not send {got}. Hint: for each hit, best first, it tries the nearest ancestor "
+            f"that holds more text than the leaf (never the document); if that does not fit in what is left of the "
+            f"{GUIDE_BUDGET} characters, it sends the leaf alone, if that fits. Text already sent is never paid twice: "
+            "a parent replaces the nodes inside it, and costs only the rest."
+        )
+    return (f"it sends {expected}: the second hit's parent holds the first hit's parent, already sent, so it costs "
+            "only the rest and fits.")
+
+
+#: Exercise 3's explanations of why sending the parents of 200-character leaves answers no more
+#: questions than sending the leaves themselves.
+PARENT_CHOICES = {
+    "A": "It answers some questions the leaves miss and misses about as many that the leaves answer: a parent "
+         "spends budget that lower-ranked leaves, some of them holding other answers, would have used.",
+    "B": "Small-to-big sends less text than the leaves alone, so it holds fewer answers.",
+    "C": "The parents never fit in the budget, so small-to-big sends the very same leaves.",
+    "D": "BM25 searches the parents, which are too long to rank well.",
+}
+_PARENT_HINTS = {
+    "B": "both send the same amount of text, within 1 % (the line printed under the verdicts).",
+    "C": "what it sends differs from the leaves alone for most questions at 4,000 characters (the line printed "
+         "under the verdicts).",
+    "D": "the index holds the leaves only, with their breadcrumbs; a parent is sent, never searched.",
+}
+
+
+def solution_parent_choice() -> str:
+    return "A"
+
+
+@exercise("07.3", "why do parents not help?", "explain", solution=solution_parent_choice,
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+def check_parent_choice(choice) -> str:
+    """One letter of `PARENT_CHOICES`."""
+    letter = str(choice).strip().upper()
+    if letter not in PARENT_CHOICES:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(PARENT_CHOICES)}")
+    if letter != solution_parent_choice():
+        raise ExerciseFailed(f"not {letter}: {_PARENT_HINTS[letter]}")
+    return "the questions won and lost (printed under the verdicts) nearly cancel."

@@ -1,0 +1,111 @@
+"""Notebook 06 (sliding windows): how many windows, the largest stride that keeps an excerpt whole,
+and why a smaller stride can answer fewer questions at the same budget."""
+
+from __future__ import annotations
+
+import math
+
+from ..strategies import SlidingWindowChunker
+from . import ExerciseFailed, exercise
+
+#: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim.
+_COUNT_CASES = [(1, 5, 5), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20), (1000, 64, 1), (37203, 600, 150)]
+
+
+def _windows(n: int, window: int, stride: int) -> int:
+    return len(SlidingWindowChunker(chunk_size=window, stride=stride)("x" * n))
+
+
+def solution_window_count(n: int, window: int, stride: int) -> int:
+    return 1 if n <= window else math.ceil((n - window) / stride) + 1
+
+
+@exercise("06.1", "how many windows?", "implement", solution=solution_window_count,
+          wrong=(lambda: lambda n, window, stride: math.ceil(n / stride),
+                 lambda: lambda n, window, stride: max(1, (n - window) // stride + 1)))
+def check_window_count(candidate) -> str:
+    """`candidate(n, window, stride)` must give the number of windows on every case."""
+    for n, window, stride in _COUNT_CASES:
+        got, expected = candidate(n, window, stride), _windows(n, window, stride)
+        if got != expected:
+            raise ExerciseFailed(
+                f"for n={n}, window={window}, stride={stride} your function says {got} windows, the chunker makes "
+                f"{expected}. Hint: the last window is the first one that reaches the end of the text; where does "
+                "the k-th window (from 0) end?"
+            )
+    return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
+
+
+#: Exercise 2's setting: windows of this many characters, excerpts of this length.
+SAFE_WINDOW, SAFE_LENGTH = 600, 200
+
+
+def _cut_excerpt(stride: int, window: int = SAFE_WINDOW, length: int = SAFE_LENGTH) -> int | None:
+    """The start of an excerpt of `length` characters that no window holds whole, in a text of
+    four windows' length; None when every excerpt is held."""
+    n = 4 * window
+    spans = [(c.start, c.end) for c in SlidingWindowChunker(chunk_size=window, stride=stride)("x" * n)]
+    for start in range(n - length + 1):
+        if not any(s <= start and start + length <= e for s, e in spans):
+            return start
+    return None
+
+
+def solution_safe_stride() -> int:
+    return SAFE_WINDOW - SAFE_LENGTH + 1
+
+
+@exercise("06.2", "the largest safe stride", "predict", solution=solution_safe_stride,
+          wrong=(lambda: 400, lambda: 402, lambda: 600))
+def check_safe_stride(stride) -> str:
+    """An int: the largest stride for which every excerpt of `SAFE_LENGTH` characters lies whole in
+    a window of `SAFE_WINDOW` characters."""
+    if isinstance(stride, bool) or not isinstance(stride, int) or not 1 <= stride <= SAFE_WINDOW:
+        raise ExerciseFailed(f"a stride is an int from 1 to the window ({SAFE_WINDOW}), got {stride!r}")
+    cut = _cut_excerpt(stride)
+    if cut is not None:
+        raise ExerciseFailed(
+            f"with stride {stride}, the excerpt of {SAFE_LENGTH} characters starting at {cut} lies in no window "
+            "whole. Hint: the overlap is window - stride; how many characters of overlap does an excerpt of "
+            "L characters need?"
+        )
+    if stride < SAFE_WINDOW and _cut_excerpt(stride + 1) is None:
+        raise ExerciseFailed(
+            f"stride {stride} is safe, but so is {stride + 1}: the exercise asks for the largest. Hint: an excerpt "
+            "that starts exactly where a window starts needs no overlap at all; the worst case starts one "
+            "character before a window start."
+        )
+    return (f"the overlap is {SAFE_WINDOW - stride} = L - 1 characters: every excerpt of {SAFE_LENGTH} is whole, "
+            f"and with stride {stride + 1} one is not.")
+
+
+#: Exercise 3's explanations of why stride 150 answers fewer questions than stride 300 at 2,000 characters.
+DUPLICATE_CHOICES = {
+    "A": "Windows 150 characters apart overlap by three quarters, so the best-ranked windows are mostly one "
+         "passage shifted: the budget pays again for text already sent and holds fewer distinct passages.",
+    "B": "With four copies of every word in the index, BM25's document frequencies grow and it ranks the "
+         "right window lower.",
+    "C": "A smaller stride makes smaller windows, so fewer answers fit inside one.",
+    "D": "The budget counts each character once, so stride 150 is sent more text, and more of it is noise.",
+}
+_DUPLICATE_HINTS = {
+    "B": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",
+    "C": "both chunkings have windows of 600 characters (compare the size_mean of their chunkings).",
+    "D": "the budget pays for every character sent, repeats included; every row sends exactly the budget.",
+}
+
+
+def solution_duplicate_choice() -> str:
+    return "A"
+
+
+@exercise("06.3", "why does a smaller stride answer fewer?", "explain", solution=solution_duplicate_choice,
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+def check_duplicate_choice(choice) -> str:
+    """One letter of `DUPLICATE_CHOICES`."""
+    letter = str(choice).strip().upper()
+    if letter not in DUPLICATE_CHOICES:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(DUPLICATE_CHOICES)}")
+    if letter != solution_duplicate_choice():
+        raise ExerciseFailed(f"not {letter}: {_DUPLICATE_HINTS[letter]}")
+    return "sending each character once (new_text_only) gives stride 150 its passages back."

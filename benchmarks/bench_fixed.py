@@ -1,8 +1,8 @@
 """Fixed-size chunking: chunklab's `FixedSizeChunker` against its counterparts, measured in the same run.
 
-At 512 characters with overlap 0 and 50, on `COPIES` copies of the course corpus (about 1 MB: the
-slowest peer cuts the text into single characters first), every contender returns chunk texts with
-their start offsets:
+At 512 characters with overlap 0 and 50, on `CHARS` characters of every text shape (`shapes`) per
+round (less than the other benchmarks read: the slowest peer cuts the text into single characters
+first), every contender returns chunk texts with their start offsets:
 
 * chunklab ``FixedSizeChunker(chunk_size=512, chunk_overlap=...)``: `Chunk` objects with exact offsets and
   metadata (the ratios are computed against this row); and with ``snap_to_words=True``;
@@ -13,19 +13,27 @@ their start offsets:
 * Chonkie ``FastChunker``, for reference: windows of at most 512 *bytes* that end at a line break,
   full stop or question mark (SIMD code in Rust); not the same cut rule, and it has no overlap.
 
-Run: ``.venv/bin/python benchmarks/bench_fixed.py`` (peers: ``benchmarks/requirements.txt``).
+Target (issue 23): chunklab at least 10 times as fast as LangChain and Chonkie's ``TokenChunker``
+on every shape.
+
+Run: ``.venv/bin/python benchmarks/bench_fixed.py [shape ...]`` (peers: ``benchmarks/requirements.txt``).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import sys
+
 from harness import Output, Row, main, peer, rows_for
+from shapes import SHAPES
 
 from chunklab.strategies import FixedSizeChunker
 
-COPIES = 5
+#: Characters of each shape per round.
+CHARS = 400_000
 ROUNDS = 3
+TARGET = 10.0
 SIZE = 512
 OVERLAPS = (0, 50)
 BASELINE = "chunklab FixedSizeChunker"
@@ -59,22 +67,24 @@ def chonkie_fast_run(overlap: int) -> Callable[[str], Output] | str:
     return lambda text: [(c.start_index, c.text) for c in chunker(text)]
 
 
-def measure(rounds: int = ROUNDS) -> list[Row]:
-    """Rows for both overlaps."""
+def measure(rounds: int = ROUNDS, shapes: tuple[str, ...] = SHAPES) -> list[Row]:
+    """Rows for both overlaps on every shape."""
     rows: list[Row] = []
     for overlap in OVERLAPS:
-        runs = {
-            BASELINE: chunklab_run(overlap),
-            "chunklab FixedSizeChunker snap_to_words": chunklab_run(overlap, snap=True),
-            "langchain CharacterTextSplitter('') +index": peer(langchain_run, overlap),
-            "chonkie TokenChunker (characters)": peer(chonkie_token_run, overlap),
-            "chonkie FastChunker (bytes, own cut rule)": peer(chonkie_fast_run, overlap),
-        }
-        targets = {label: 1.0 for label in runs if label.startswith(("langchain", "chonkie TokenChunker"))}
-        setting = f"{SIZE} chars, overlap {overlap}"
-        rows += rows_for("fixed", setting, runs, COPIES, rounds, BASELINE, targets, overlap=bool(overlap))
+        for shape in shapes:
+            runs = {
+                BASELINE: chunklab_run(overlap),
+                "chunklab FixedSizeChunker snap_to_words": chunklab_run(overlap, snap=True),
+                "langchain CharacterTextSplitter('') +index": peer(langchain_run, overlap),
+                "chonkie TokenChunker (characters)": peer(chonkie_token_run, overlap),
+                "limit: chonkie FastChunker (Rust; bytes, own cut rule)": peer(chonkie_fast_run, overlap),
+            }
+            targets = {label: TARGET for label in runs if label.startswith(("langchain", "chonkie TokenChunker"))}
+            setting = f"{SIZE} chars, overlap {overlap}"
+            rows += rows_for("fixed", setting, runs, shape, CHARS, rounds, BASELINE, targets, overlap=bool(overlap))
     return rows
 
 
 if __name__ == "__main__":
-    main(measure, f"Fixed-size chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(lambda: measure(shapes=tuple(sys.argv[1:]) or SHAPES),
+         f"Fixed-size chunking, {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds per shape")

@@ -1,8 +1,8 @@
 """Sentence chunking: chunklab's ``"sentence"`` chunker against its peers, each pair on one splitter.
 
-Sentences are packed into chunks of at most 512 characters, on `COPIES` copies of the course corpus.
-Each setting pairs chunklab with the peers that find sentences the same way, so the comparison is
-of the chunking around the splitter, not of two splitters:
+Sentences are packed into chunks of at most 512 characters, on `CHARS` characters of every text
+shape (`shapes`) per round. Each setting pairs chunklab with the peers that find sentences the same
+way, so the comparison is of the chunking around the splitter, not of two splitters:
 
 * ``sentence_splitter="regex"`` (chunklab's punctuation rules) with Chonkie's ``SentenceChunker`` (its own
   punctuation delimiters; character tokenizer);
@@ -19,27 +19,34 @@ source). Overlap: none, then chunklab's one whole sentence against 50 characters
 The chunklab rows are skipped, with a line saying so, until a chunker named ``"sentence"`` is
 registered.
 
-Before the chunkers, the splitters themselves (issue 22): chunklab's default ``"regex"`` splitter
-against pySBD on one varied copy of the course corpus per round (`SPLITTER_COPIES`), both through
-``sentence_spans(text, method, cache=False)`` (the same blocks, headings and list markers around
-them), and pySBD's ``Segmenter`` on each whole document as its users call it. The target: the
-regex splitter at least 20 times as fast as pySBD.
+Target (issue 23): chunklab with its ``"regex"`` splitter at least as fast as Chonkie's
+``SentenceChunker`` on every shape, without overlap and with.
 
-Run: ``.venv/bin/python benchmarks/bench_sentence.py``.
+Before the chunkers, the splitters themselves (issue 22): chunklab's default ``"regex"`` splitter
+against pySBD on one varied copy of the course documents per round (`SPLITTER_CHARS`: pySBD reads
+about 0.1 MB/s), both through ``sentence_spans(text, method, cache=False)`` (the same blocks,
+headings and list markers around them), and pySBD's ``Segmenter`` on each whole document as its
+users call it. The target: the regex splitter at least 20 times as fast as pySBD.
+
+Run: ``.venv/bin/python benchmarks/bench_sentence.py [shape ...]``.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import sys
+
 from harness import Output, Row, main, peer, registered, rows_for
+from shapes import SHAPES, sources
 
 from chunklab.text.sentences import SentenceMethod
 
-COPIES = 2
+#: Characters of each shape per round.
+CHARS = 400_000
 ROUNDS = 3
-#: Copies of the course corpus per round for the splitter comparison (pySBD reads about 0.1 MB/s).
-SPLITTER_COPIES = 1
+#: Characters of the course documents per round for the splitter comparison: one copy.
+SPLITTER_CHARS = sum(map(len, sources("course")))
 #: The least ratio of pySBD's time to the regex splitter's (issue 22).
 PYSBD_TARGET = 20.0
 SIZE = 512
@@ -100,7 +107,7 @@ def measure_splitters(rounds: int = ROUNDS) -> list[Row]:
         "pysbd Segmenter, whole documents": peer(pysbd_whole_run),
     }
     targets = {"pysbd via sentence_spans, method=pysbd": PYSBD_TARGET}
-    return rows_for("sentence splitter", "regex vs pySBD", runs, SPLITTER_COPIES, rounds, baseline, targets)
+    return rows_for("sentence splitter", "regex vs pySBD", runs, "course", SPLITTER_CHARS, rounds, baseline, targets)
 
 
 PEERS = {
@@ -110,20 +117,22 @@ PEERS = {
 }
 
 
-def measure(rounds: int = ROUNDS) -> list[Row]:
-    """Rows for the splitters alone, then for every splitter and overlap of the chunkers."""
+def measure(rounds: int = ROUNDS, shapes: tuple[str, ...] = SHAPES) -> list[Row]:
+    """Rows for the splitters alone, then for every splitter and overlap of the chunkers on every shape."""
     rows: list[Row] = measure_splitters(rounds)
     for splitter, peers in PEERS.items():
         for sentences, characters in OVERLAPS:
-            baseline = f"chunklab sentence, sentence_splitter={splitter}"
-            runs = {baseline: registered("sentence", chunk_size=SIZE, overlap_sentences=sentences, sentence_splitter=splitter)}
-            runs.update({label: peer(make, characters) for label, make in peers.items()})
-            overlap = f"overlap {sentences} sent./{characters} ch." if sentences else "no overlap"
-            setting = f"{splitter}, {overlap}"
-            targets = {label: 1.0 for label in peers}
-            rows += rows_for("sentence", setting, runs, COPIES, rounds, baseline, targets, overlap=bool(sentences))
+            for shape in shapes:
+                baseline = f"chunklab sentence, sentence_splitter={splitter}"
+                runs = {baseline: registered("sentence", chunk_size=SIZE, overlap_sentences=sentences, sentence_splitter=splitter)}
+                runs.update({label: peer(make, characters) for label, make in peers.items()})
+                overlap = f"overlap {sentences} sent./{characters} ch." if sentences else "no overlap"
+                setting = f"{splitter}, {overlap}"
+                targets = {label: 1.0 for label in peers}
+                rows += rows_for("sentence", setting, runs, shape, CHARS, rounds, baseline, targets, overlap=bool(sentences))
     return rows
 
 
 if __name__ == "__main__":
-    main(measure, f"Sentence chunking, at most {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds\n")
+    main(lambda: measure(shapes=tuple(sys.argv[1:]) or SHAPES),
+         f"Sentence chunking, at most {SIZE} characters; best CPU time of {ROUNDS} interleaved rounds per shape")

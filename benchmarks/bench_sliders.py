@@ -1,7 +1,7 @@
 """Slider latency: from a parameter change to new HTML in `chunklab.viz.explorer.Explorer.render`.
 
-For every registered chunker, on a 50 KB text (`harness.long_text`: the course documents, so
-markdown with code and tables first, then prose), as a learner sees it:
+For every registered chunker, on a 50 KB text (`shapes.shape_text` of the course documents: a few
+of them, markdown, prose, CSV or HTML, in a seeded order), as a learner sees it:
 
 1. the first render with the defaults (it loads models, tokenizes, embeds: not held to a target);
 2. every slider (integer or float control) moved alone to 20, 40, 60 and 80 % of its range;
@@ -31,7 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import block_network, long_text
+from harness import block_network
+from shapes import shape_text
 
 from chunklab import CHUNKERS
 from chunklab.viz.explorer import ControlSpec, Explorer
@@ -119,7 +120,7 @@ def measure_one(name: str, text: str) -> Latency:
 
 def measure() -> list[Latency]:
     """Latencies of every registered chunker, in name order."""
-    text = long_text(TEXT_CHARS)
+    text = shape_text("course", TEXT_CHARS)
     return [measure_one(name, text) for name in sorted(CHUNKERS)]
 
 

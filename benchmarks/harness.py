@@ -1,52 +1,47 @@
-"""What every benchmark script shares: the benchmark corpus, interleaved CPU timing, and result rows.
+"""What every benchmark script shares: interleaved CPU timing, result rows, and the per-shape table.
 
-* **Corpus.** `build_corpus` makes a corpus of several MB from the course documents: each copy has its
-  paragraphs shuffled with a seeded generator and every number shifted by the copy's index, so the
-  text repeats as real corpora do (boilerplate, templates) without being one string over and over.
-  `long_text` joins such copies into one text of an exact length (the scaling benchmark).
+* **Texts.** The peer comparisons run on every text shape of `shapes` (the course documents,
+  prose, markdown, code, docstrings, chat, CSV, one line-free text), each contender on the same
+  texts, so that a ratio is claimed only where it holds on text nobody tuned on.
 * **Timing.** `time_interleaved` runs every contender once per round, round after round, and keeps
   each one's best CPU time (`time.process_time`): on a shared machine another program's load slows
   whichever contender happens to run, so interleaving spreads it and the minimum discards it; CPU
-  time is disturbed far less than wall time. Every round chunks a corpus of its own (`corpora`:
-  same documents and size, other shuffles and numbers, never used by an earlier round or setting),
-  so a chunker that caches its work per text (sentences, tokens, parses: what makes a slider fast)
-  never serves one round from another: every round is a first reading, as in a pipeline that
-  chunks each document once. Ratios between contenders measured in the same run are what the
-  scripts report; absolute times depend on the machine.
-* **Rows.** Every peer comparison returns `Row`s; `print_rows` prints them with throughput (MB/s of
-  UTF-8 text) and the ratio to chunklab (above 1: chunklab is faster), and `run_all.py` prints all
-  scripts' rows as one table.
+  time is disturbed far less than wall time. Every round chunks texts of its own
+  (`shapes.shape_corpora`: same shape and size, other copies, never read by an earlier round or
+  setting), so a chunker that caches its work per text (sentences, tokens, parses: what makes a
+  slider fast) never serves one round from another: every round is a first reading, as in a
+  pipeline that chunks each document once. Ratios between contenders measured in the same run are
+  what the scripts report; absolute times depend on the machine.
+* **Rows.** Every peer comparison returns `Row`s, one per contender, setting and shape;
+  `print_shapes` prints, per family and setting, each contender's ratio to chunklab on every shape
+  (above 1: chunklab is faster), the worst shape, the target, and how many chunks have exact
+  offsets or really overlap their neighbour.
 * **Offline.** `block_network` makes any attempt to open a connection fail, so a peer that would
   download a model at run time is reported as skipped instead of quietly fetching it.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
-import random
-import re
 import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from chunklab import CHUNKERS, list_documents, load_document
+from shapes import SHAPES, shape_corpora
+
+from chunklab import CHUNKERS
 
 __all__ = [
-    "COPIES",
     "Output",
     "Row",
     "block_network",
-    "build_corpus",
-    "corpora",
     "exact_share",
-    "long_text",
     "main",
     "megabytes",
     "overlapping_share",
     "peer",
-    "print_rows",
+    "print_shapes",
     "registered",
     "rows_for",
     "time_interleaved",
@@ -56,59 +51,8 @@ __all__ = [
 # counts chunks, it does not need thousands of log lines.
 logging.getLogger("langchain_text_splitters").setLevel(logging.ERROR)
 
-#: Copies of the course corpus in the benchmark corpus (about 5.4 MB of text).
-COPIES = 25
-
 #: What a contender returns for one text: ``(reported start offset or None, chunk text)`` per chunk.
 Output = list[tuple[int | None, str]]
-
-
-def _varied_copy(texts: Sequence[str], copy: int, rng: random.Random) -> list[str]:
-    """One copy of `texts`: paragraphs shuffled, every number shifted by `copy`."""
-    varied = []
-    for text in texts:
-        paragraphs = text.split("\n\n")
-        rng.shuffle(paragraphs)
-        varied.append(re.sub(r"\d+", lambda m: str(int(m.group()) + copy), "\n\n".join(paragraphs)))
-    return varied
-
-
-def course_texts() -> list[str]:
-    """The text of every course document, in manifest order."""
-    return [load_document(name).text for name in list_documents()]
-
-
-def build_corpus(copies: int = COPIES, seed: int = 0) -> list[str]:
-    """The course documents, `copies` times, each copy varied (see the module docstring); another
-    `seed` gives other shuffles and other numbers."""
-    rng = random.Random(seed)
-    texts = course_texts()
-    return [varied for copy in range(copies) for varied in _varied_copy(texts, seed * copies + copy, rng)]
-
-
-_seeds = itertools.count()
-
-
-def corpora(copies: int, rounds: int) -> list[list[str]]:
-    """One corpus of `copies` copies per timing round, each built with a seed no earlier call used
-    (so a setting never reads a text an earlier setting of the same run already chunked)."""
-    return [build_corpus(copies, next(_seeds)) for _ in range(rounds)]
-
-
-def long_text(chars: int, seed: int = 0, first: int = 0) -> str:
-    """One text of exactly `chars` characters: varied copies of the course documents joined by blank
-    lines (cut at the end). `first` numbers the first copy, so texts built with different `first` or
-    `seed` differ throughout (a per-text cache cannot serve one from another)."""
-    rng = random.Random(seed)
-    texts = course_texts()
-    parts: list[str] = []
-    size, copy = 0, first
-    while size < chars:
-        for varied in _varied_copy(texts, copy, rng):
-            parts.append(varied)
-            size += len(varied) + 2
-        copy += 1
-    return "\n\n".join(parts)[:chars]
 
 
 def megabytes(texts: Iterable[str]) -> float:
@@ -158,11 +102,11 @@ def overlapping_share(outputs: Sequence[Output]) -> float | None:
 
 @dataclass
 class Row:
-    """One contender in one setting of a peer comparison.
+    """One contender in one setting of a peer comparison, on one text shape.
 
     `seconds` is None when the contender was skipped (`note` says why). `baseline` marks the chunklab
-    row the ratios of its setting are computed against; `target` is the least ratio (peer time over
-    chunklab time) the issue asks of chunklab against this row, if any.
+    row the ratios of its setting and shape are computed against; `target` is the least ratio (peer
+    time over chunklab time) the issue asks of chunklab against this row, if any.
     """
 
     family: str
@@ -176,6 +120,7 @@ class Row:
     baseline: bool = False
     target: float | None = None
     note: str = ""
+    shape: str = "course"
 
     @property
     def throughput(self) -> float | None:
@@ -209,7 +154,8 @@ def rows_for(
     family: str,
     setting: str,
     runs: dict[str, Callable[[str], Output] | str],
-    copies: int,
+    shape: str,
+    chars: int,
     rounds: int,
     baseline: str,
     targets: dict[str, float] | None = None,
@@ -217,82 +163,93 @@ def rows_for(
     texts: Sequence[Sequence[str]] | None = None,
 ) -> list[Row]:
     """Time the `runs` (a string instead of a callable: skipped, with that reason) over `rounds`
-    corpora of `copies` copies (`corpora`), or over the given `texts` of each round, and describe
-    them as rows; `baseline` names the chunklab run, `targets` the least ratio asked against some
-    peers. When the baseline cannot run (its chunker is not registered yet), no peer is timed.
+    corpora of `shape` of `chars` characters each (`shapes.shape_corpora`), or over the given
+    `texts` of each round, and describe them as rows; `baseline` names the chunklab run, `targets`
+    the least ratio asked against some peers. When the baseline cannot run (its chunker is not
+    registered yet), no peer is timed.
     """
     if not callable(runs.get(baseline)):
         runs = {label: run if label == baseline else "nothing to compare with: chunklab's row cannot run"
                 for label, run in runs.items()}
     live = {label: run for label, run in runs.items() if callable(run)}
-    rounds_texts = texts if texts is not None else corpora(copies, rounds)
-    texts = rounds_texts[-1]
+    rounds_texts = texts if texts is not None else shape_corpora(shape, chars, rounds)
+    last = rounds_texts[-1]
     best, outputs = time_interleaved(live, rounds_texts) if live else ({}, {})
-    size = megabytes(texts)
+    size = megabytes(last)
     rows = []
     for label, run in runs.items():
+        row = Row(family, setting, label, None, size, baseline=label == baseline, target=(targets or {}).get(label),
+                  shape=shape)
         if not callable(run):
-            rows.append(Row(family, setting, label, None, size, baseline=label == baseline, note=run))
-            continue
-        out = outputs[label]
-        rows.append(
-            Row(
-                family,
-                setting,
-                label,
-                best[label],
-                size,
-                chunks=sum(map(len, out)),
-                exact=exact_share(texts, out),
-                overlapping=overlapping_share(out) if overlap else None,
-                baseline=label == baseline,
-                target=(targets or {}).get(label),
-            )
-        )
+            row.note = run
+        else:
+            out = outputs[label]
+            row.seconds, row.chunks = best[label], sum(map(len, out))
+            row.exact = exact_share(last, out)
+            row.overlapping = overlapping_share(out) if overlap else None
+        rows.append(row)
     return rows
 
 
-def print_rows(rows: Sequence[Row], title: str = "") -> None:
-    """The rows as a table, grouped by family and setting, each with its ratio to chunklab."""
+def print_shapes(rows: Sequence[Row], title: str = "") -> None:
+    """Per family and setting: chunklab's throughput on every shape, then each contender's ratio to
+    chunklab on every shape (above 1: chunklab is faster), the worst shape for chunklab, and the
+    target with its verdict on that worst shape."""
     if title:
         print(title)
-    header = (
-        f"  {'family / setting':<40} {'library':<44} {'MB/s':>7} {'ratio':>7} {'target':>8} "
-        f"{'chunks':>7} {'exact':>7} {'overlap':>8}"
-    )
-    print(header)
-    print("  " + "-" * (len(header) - 2))
-    groups: dict[tuple[str, str], list[Row]] = {}
+    present = [shape for shape in SHAPES if any(row.shape == shape for row in rows)]
+    groups: dict[tuple[str, str], dict[str, dict[str, Row]]] = {}
     for row in rows:
-        groups.setdefault((row.family, row.setting), []).append(row)
-    for (family, setting), group in groups.items():
-        base = next((r for r in group if r.baseline), None)
-        for row in group:
-            where = f"{family} / {setting}"
-            if row.seconds is None:
-                print(f"  {where:<40} {row.library:<44} skipped: {row.note}")
-                continue
-            ratio = f"{row.seconds / base.seconds:.2f}x" if base is not None and base.seconds else "-"
-            target = ""
-            if row.target is not None and base is not None and base.seconds:
-                met = row.seconds / base.seconds >= row.target
-                target = f">={row.target:g} {'ok' if met else 'MISS'}"
-            exact = "-" if row.exact is None else f"{row.exact:.0%}"
-            overlapping = "-" if row.overlapping is None else f"{row.overlapping:.0%}"
-            print(
-                f"  {where:<40} {row.library:<44} {row.throughput:>7.3g} {ratio:>7} {target:>8} "
-                f"{row.chunks:>7} {exact:>7} {overlapping:>8}"
-            )
-    print("  ratio: the peer's CPU time over chunklab's (above 1: chunklab is faster); exact: share of chunks"
-          " whose start offset points at their text; overlap: share of neighbouring chunks that share text\n")
+        groups.setdefault((row.family, row.setting), {}).setdefault(row.library, {})[row.shape] = row
+    width = 46
+    header = (f"  {'':<{width}}" + "".join(f"{shape[:10]:>11}" for shape in present)
+              + f"  {'worst shape':<20} {'target':<11} {'exact':>5} {'overlap':>7}")
+    for (family, setting), contenders in groups.items():
+        print(f"\n  {family} / {setting}")
+        print(header)
+        base = {shape: row for by_shape in contenders.values() for shape, row in by_shape.items() if row.baseline}
+        for library, by_shape in contenders.items():
+            cells, ratios, notes = [], {}, set()
+            for shape in present:
+                row, ref = by_shape.get(shape), base.get(shape)
+                if row is None or row.seconds is None:
+                    cells.append(f"{'-':>11}")
+                    notes.update([row.note] if row is not None else [])
+                elif row.baseline:
+                    cells.append(f"{row.throughput:>8.3g} MB/s"[-11:].rjust(11))
+                elif ref is not None and ref.seconds:
+                    ratios[shape] = row.seconds / ref.seconds
+                    cells.append(f"{ratios[shape]:>10.2f}x")
+                else:
+                    cells.append(f"{'-':>11}")
+            label = f"{library} (MB/s)" if any(r.baseline for r in by_shape.values()) else library
+            worst = target = ""
+            if ratios:
+                shape = min(ratios, key=ratios.get)
+                worst = f"{shape} {ratios[shape]:.2f}x"
+                goal = next((r.target for r in by_shape.values() if r.target is not None), None)
+                if goal is not None:
+                    target = f">={goal:g} {'ok' if ratios[shape] >= goal else 'MISS'}"
+            exact, overlap = (_least([getattr(r, name) for r in by_shape.values()]) for name in ("exact", "overlapping"))
+            print(f"  {label[:width]:<{width}}" + "".join(cells) + f"  {worst:<20} {target:<11} {exact:>5} {overlap:>7}")
+            for note in sorted(notes):
+                print(f"  {'':<{width}}  skipped: {note}")
+    print("\n  MB/s: chunklab's MB of UTF-8 per CPU second; NNx: the contender's CPU time over chunklab's on that"
+          " shape (above 1: chunklab is faster);\n  worst shape: the shape where chunklab's lead is smallest;"
+          " exact: the least share, over shapes, of chunks whose start offset points at their text;\n  overlap: the"
+          " least share, over shapes, of neighbouring chunks that share text (settings with overlap)\n")
+
+
+def _least(shares: Sequence[float | None]) -> str:
+    """The smallest of the known `shares` as a percentage, or "-"."""
+    known = [share for share in shares if share is not None]
+    return f"{min(known):.0%}" if known else "-"
 
 
 def main(measure: Callable[[], list[Row]], title: str) -> None:
-    """What a peer script does when run: the network off, its rows measured and printed."""
+    """What a peer script does when run: the network off, its rows measured and printed per shape."""
     block_network()
-    print_rows(measure(), title)
-
-
+    print_shapes(measure(), title)
 def block_network() -> None:
     """Make every socket connection or name lookup in this process fail (peers must not download)."""
 

@@ -20,7 +20,18 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Literal, Mapping
 
-__all__ = ["Chunk", "ChunkSpan", "Chunker", "CHUNKERS", "ParameterError", "Span", "named_choices", "register", "split_list"]
+__all__ = [
+    "Chunk",
+    "ChunkSpan",
+    "Chunker",
+    "CHUNKERS",
+    "ParameterError",
+    "Span",
+    "content_hash",
+    "named_choices",
+    "register",
+    "split_list",
+]
 
 class ParameterError(ValueError, TypeError):
     """A chunker parameter has the wrong type or is out of range; the message names it and the range.
@@ -88,23 +99,39 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+#: Stands for a ``content_hash`` not computed yet (see `_metadata_attribute`).
+_LATER = object()
+
+
+def _metadata_attribute(slot: Any) -> property:
+    """`Chunk.metadata`, whose ``content_hash`` is computed the first time the metadata is read.
+
+    The SHA-256 of every chunk's text cost more than the rest of making the chunk (slicing, the
+    metadata dict, the object), for a value a pipeline that wants texts and offsets never reads. So
+    `Chunker.__call__` puts a placeholder in its place, and the first read of ``chunk.metadata``
+    replaces it with the hash of ``chunk.text``; what any reader sees is the dict an eager build
+    made, in the same order (equality, ``repr``, copies, pickles and ``dataclasses.asdict`` read
+    the attribute too). The placeholder is an object the garbage collector does not track, so the
+    dict stays untracked as before; a lazy mapping object per chunk would have doubled the objects
+    every collection walks.
+    """
+    read = slot.__get__
+    later = _LATER
+
+    def metadata(chunk: Chunk) -> Mapping[str, Any]:
+        value = read(chunk)
+        if type(value) is dict and value.get("content_hash") is later:
+            value["content_hash"] = content_hash(chunk.text)
+        return value
+
+    return property(metadata, slot.__set__, doc="The chunk's metadata (see `_metadata_attribute`).")
+
+
 _new_object = object.__new__
+# The slots' own setters (`Chunker.__call__` fills new chunks through them), taken before the
+# metadata slot is wrapped.
 _set_fields = tuple(Chunk.__dict__[name].__set__ for name in ("text", "start", "end", "index", "metadata"))
-
-
-def _sliced_chunk(text: str, start: int, end: int, index: int, metadata: Mapping[str, Any]) -> Chunk:
-    """The `Chunk` that ``Chunk(text, start, end, index, metadata)`` returns, for a `text` sliced
-    from the source at ``[start, end)`` with ``0 <= start <= end <= len(source)``, which is what
-    `Chunk.__post_init__` checks. Setting the fields directly skips the dataclass's frozen
-    ``__init__``, which costs about a microsecond per chunk (a third of building a chunk)."""
-    chunk = _new_object(Chunk)
-    set_text, set_start, set_end, set_index, set_metadata = _set_fields
-    set_text(chunk, text)
-    set_start(chunk, start)
-    set_end(chunk, end)
-    set_index(chunk, index)
-    set_metadata(chunk, metadata)
-    return chunk
+Chunk.metadata = _metadata_attribute(Chunk.__dict__["metadata"])  # type: ignore[assignment]
 
 
 #: Every registered chunker class by its short name; filled by `register`.
@@ -143,7 +170,9 @@ class Chunker:
     Calling a chunker on a string returns ``list[Chunk]`` (empty for empty or whitespace-only text;
     a non-string raises `TypeError`) with metadata ``chunk_index``,
     ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
-    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`), plus whatever the strategy adds.
+    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
+    whatever the strategy adds (``content_hash`` is computed when the metadata is first read: see
+    `_metadata_attribute`).
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -310,24 +339,35 @@ class Chunker:
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
         counts_tokens = getattr(self, "unit", None) == "tokens"
+        new, later = _new_object, _LATER
+        set_text, set_start, set_end, set_index, set_metadata = _set_fields
         chunks = []
+        add = chunks.append
         for index, span in enumerate(raw):
             start, end = span[0], span[1]
             piece = text[start:end]
+            # content_hash: computed when first read (see `_metadata_attribute`)
             if source is None:
-                metadata = {"chunk_index": index, "total_chunks": total}
+                metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece), "content_hash": later}
             else:
-                metadata = {"source": source, "chunk_index": index, "total_chunks": total}
-            metadata["char_count"] = len(piece)
-            metadata["content_hash"] = content_hash(piece)
+                metadata = {"source": source, "chunk_index": index, "total_chunks": total, "char_count": len(piece),
+                            "content_hash": later}
             if len(span) == 3:
                 metadata.update(span[2])
             if counts_tokens and "token_count" not in metadata:
                 metadata["token_count"] = self.measure(piece)
             if 0 <= start <= end <= length:
-                chunks.append(_sliced_chunk(piece, start, end, index, metadata))
+                # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
+                # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.
+                chunk = new(Chunk)
+                set_text(chunk, piece)
+                set_start(chunk, start)
+                set_end(chunk, end)
+                set_index(chunk, index)
+                set_metadata(chunk, metadata)
+                add(chunk)
             else:
-                chunks.append(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
+                add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
         return chunks
 
     def split_text(self, text: str) -> list[str]:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
@@ -40,12 +41,19 @@ Measure = Callable[[str], int]
 # Separators that are whitespace, as patterns. Each starts with a literal "\n", so the regex engine
 # scans for it quickly (a leading "\r?" or character class is several times slower), and swallows
 # the whitespace after it, so the piece that follows starts trimmed. Blank lines are those of
-# `chunklab.text.paragraphs.paragraph_spans`. Texts with a "\r" use the line pattern that also knows old Mac
-# line ends; pieces are trimmed one by one only where some line ends in whitespace.
-_PARAGRAPH = re.compile(r"\n(?:[ \t\f\v]*\r?\n)+\s*")
-_LINE = re.compile(r"\n\s*")
+# `chunklab.text.paragraphs.paragraph_spans`: a line feed, blanks, maybe a "\r", a line feed; whatever
+# whitespace follows belongs to the same separator, so naming one blank line is enough (``\s*``
+# takes any more), and the blanks are taken possessively (``*+``): a line that starts indented is
+# given up at once, without backtracking through its indentation (code reads three times faster).
+# Texts with a "\r" use the line pattern that also knows old Mac line ends and have every piece
+# trimmed; in others only a piece whose line ends in whitespace is.
+_PARAGRAPH = re.compile(r"\n[ \t\f\v]*+\r?\n\s*+")
+_LINE = re.compile(r"\n\s*+")
+# The same two patterns for `re.split`, which keeps a captured separator between the pieces.
+_PARAGRAPH_PARTS = re.compile(f"({_PARAGRAPH.pattern})")
+_LINE_PARTS = re.compile(f"({_LINE.pattern})")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
-_SPACE_BEFORE_BREAK = re.compile(r"\n(?<=[^\S\n]\n)")
+_LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
@@ -74,7 +82,8 @@ def recursive_runs(
     (``"; "``, ``"。"``) ends the piece before it.
     """
     start, end = trim_span(text, start, end)
-    return _Cascade(text, start, end, tuple(separators), limit, measure).runs()
+    cascade = _Cascade(text, start, end, tuple(separators), limit, measure, merge=False)
+    return [Run(level, list(zip(starts, ends))) for level, starts, ends in cascade.run()]
 
 
 def recursive_spans(
@@ -82,93 +91,137 @@ def recursive_spans(
 ) -> list[tuple[int, int, str]]:
     """`recursive_runs` with each run's pieces merged greedily (`chunklab.text.pack.pack`) into spans that
     measure at most `limit`: ``(start, end, level)`` per chunk, without overlap."""
-    return _merge(text, recursive_runs(text, start, end, separators, limit, measure), limit, measure)
-
-
-def _merge(text: str, runs: list[Run], limit: int, measure: Measure) -> list[tuple[int, int, str]]:
-    merged = []
-    for level, pieces in runs:
-        if len(pieces) == 1:
-            merged.append((*pieces[0], level))
+    start, end = trim_span(text, start, end)
+    if start >= end:
+        return []
+    if measure is len and end - start <= limit and separators[0] in _WHITESPACE_LEVELS:
+        return [(start, end, separators[0])]  # all of it fits: the cascade would give one run, one span
+    if measure is len:  # the pieces of a run each fit: merge them as the cascade finds them
+        return _Cascade(text, start, end, tuple(separators), limit, measure, merge=True).run()
+    runs = _Cascade(text, start, end, tuple(separators), limit, measure, merge=False).run()
+    merged: list[tuple[int, int, str]] = []
+    for level, starts, ends in runs:
+        if len(starts) == 1:
+            merged.append((starts[0], ends[0], level))
         else:
-            merged.extend((s, e, level) for s, e, _, _ in pack(text, pieces, limit, measure))
+            merged.extend((s, e, level) for s, e, _, _ in pack(text, list(zip(starts, ends)), limit, measure))
     return merged
+
+
+#: The levels whose pieces, all put back together, run from the span's start to its end.
+_WHITESPACE_LEVELS = ("paragraph", "line", "word", "char")
 
 
 class _Cascade:
     """The cascade over ``text[start:end]``: its separators, the size limit, and what is known of the
     span's line ends (looked at once, in the span only, so that cutting many small spans of a long
-    text stays linear)."""
+    text stays linear).
+
+    `run` returns the runs, each as its level and its pieces' starts and ends (two lists of ints:
+    fewer objects than a tuple per piece), or, with `merge` (characters only), the spans the runs
+    merge into, merged as they are found: ``(start, end, level)``. In characters every piece of a
+    run fits, so a span runs from a piece's start to the last piece end within `limit` of it, which
+    one binary search over the piece ends finds (what `chunklab.text.pack.pack` does for `len`)."""
 
     def __init__(
-        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure
+        self, text: str, start: int, end: int, separators: tuple[str, ...], limit: int, measure: Measure, merge: bool
     ) -> None:
         self.text = text
         self.span = (start, end)
         self.separators = separators
         self.limit = limit
         self.measure = measure
-        crlf = text.find("\r", start, end) >= 0
-        self.line = _CR_LINE if crlf else _LINE
-        # Positions of line breaks that follow whitespace: pieces ending there need trimming.
-        self.ragged = None if crlf else [m.start() for m in _SPACE_BEFORE_BREAK.finditer(text, start, end)]
-        self.found: list[Run] = []
+        self.merge = merge
+        self.line = _CR_LINE if text.find("\r", start, end) >= 0 else _LINE
+        self.found: list = []
 
-    def runs(self) -> list[Run]:
+    def run(self) -> list:
         self._cut(*self.span, 0)
         return self.found
+
+    def _emit(self, level: str, starts: list[int], ends: list[int], low: int, high: int) -> None:
+        """The pieces ``[low, high)`` as a run, or merged into spans."""
+        if not self.merge:
+            whole = low == 0 and high == len(starts)
+            self.found.append((level, starts, ends) if whole else (level, starts[low:high], ends[low:high]))
+            return
+        add, limit, right = self.found.append, self.limit, bisect.bisect_right
+        while low < high:
+            head = starts[low]
+            low = right(ends, head + limit, low, high)
+            add((head, ends[low - 1], level))
 
     def _cut(self, start: int, end: int, depth: int) -> None:
         if start >= end:
             return
-        if depth >= len(self.separators) or self.separators[depth] in ("word", "char"):
-            level = self.separators[depth] if depth < len(self.separators) else "char"
-            self.found.append(Run(level, fit(self.text, start, end, self.limit, self.measure)))
+        separators = self.separators
+        if depth >= len(separators) or separators[depth] in ("word", "char"):
+            level = separators[depth] if depth < len(separators) else "char"
+            pieces = fit(self.text, start, end, self.limit, self.measure)
+            self._emit(level, [s for s, _ in pieces], [e for _, e in pieces], 0, len(pieces))
             return
-        level = self.separators[depth]
-        pieces = self._pieces(start, end, level)
+        level = separators[depth]
+        starts, ends = self._pieces(start, end, level)
+        count, limit = len(starts), self.limit
+        oversized: Sequence[int]
         if self.measure is len:
-            oversized = [k for k, (s, e) in enumerate(pieces) if e - s > self.limit]
+            if count == 1:
+                oversized = [0] if end - start > limit else ()
+            elif max(map(operator.sub, ends, starts)) <= limit:
+                oversized = ()
+            else:
+                oversized = list(itertools.compress(itertools.count(), map(limit.__lt__, map(operator.sub, ends, starts))))
         else:
-            size, limit = span_measure(self.text, self.measure), self.limit
-            oversized = [k for k, (s, e) in enumerate(pieces) if size(s, e) > limit]
+            size = span_measure(self.text, self.measure)
+            oversized = [k for k, (s, e) in enumerate(zip(starts, ends)) if size(s, e) > limit]
         head = 0
         for k in oversized:
             if head < k:
-                self.found.append(Run(level, pieces[head:k]))
-            self._cut(*pieces[k], depth + 1)
+                self._emit(level, starts, ends, head, k)
+            self._cut(starts[k], ends[k], depth + 1)
             head = k + 1
-        if head < len(pieces):
-            self.found.append(Run(level, pieces[head:] if head else pieces))
+        if head < count:
+            self._emit(level, starts, ends, head, count)
 
-    def _pieces(self, start: int, end: int, separator: str) -> list[tuple[int, int]]:
-        """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces."""
+    def _pieces(self, start: int, end: int, separator: str) -> tuple[list[int], list[int]]:
+        """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces: their
+        starts and their ends."""
         text = self.text
         if separator == "sentence":
-            return [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
+            found = sentence_spans(text[start:end])
+            return [start + s for s, _ in found], [start + e for _, e in found]
         if separator in ("paragraph", "line"):  # whitespace: the separator belongs to neither piece
             if text.find("\n", start, end) < 0 and (self.line is _LINE or text.find("\r", start, end) < 0):
-                return [(start, end)]  # a single line: nothing to cut
+                return [start], [end]  # a single line: nothing to cut
+            if self.line is _LINE:
+                # Every separator swallows the whitespace after it, and the span's ends are not
+                # whitespace: the pieces lie between the separators, trimmed, except a piece whose
+                # line ends in whitespace. Splitting at the separators (kept) and adding up the
+                # parts' lengths gives every boundary, with no Python object per piece.
+                pattern = _PARAGRAPH_PARTS if separator == "paragraph" else _LINE_PARTS
+                parts = pattern.split(text if start == 0 and end == len(text) else text[start:end])
+                bounds = list(itertools.accumulate(map(len, parts), initial=start))
+                starts, ends = bounds[0::2], bounds[1::2]
+                before_separators = parts[0:-1:2]
+                if any(map(str.isspace, map(_LAST, before_separators))):
+                    for k in itertools.compress(itertools.count(), map(str.isspace, map(_LAST, before_separators))):
+                        ends[k] = trim_span(text, starts[k], ends[k])[1]
+                return starts, ends
             pattern = _PARAGRAPH if separator == "paragraph" else self.line
             found = [m.span() for m in pattern.finditer(text, start, end)]
-            ragged = self.ragged
-            if ragged is not None and bisect.bisect_left(ragged, start) == bisect.bisect_left(ragged, end):
-                # Both ends of the span are non-space and every separator swallows the whitespace
-                # after it: the pieces lie between the separators, already trimmed.
-                bounds = [start, *itertools.chain.from_iterable(found), end]
-                return list(zip(bounds[::2], bounds[1::2]))
             heads, tails = [start, *(e for _, e in found)], [*(s for s, _ in found), end]
         else:
             found = [m.span() for m in re.finditer(re.escape(separator), text[start:end])]
             cuts = [start + (s if separator.startswith(("\n", "\r")) else e) for s, e in found]
             heads, tails = [start, *cuts], [*cuts, end]
-        pieces = []
+        starts, ends = [], []
         for s, e in zip(heads, tails):
             if s < e and (text[s].isspace() or text[e - 1].isspace()):
                 s, e = trim_span(text, s, e)
             if s < e:
-                pieces.append((s, e))
-        return pieces
+                starts.append(s)
+                ends.append(e)
+        return starts, ends
 
 
 @register
@@ -228,23 +281,22 @@ class RecursiveChunker(UnitSized, Chunker):
                 f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
             )
 
-    def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Yield each chunk's span with the level its pieces were cut at."""
+    def spans(self, text: str) -> list[ChunkSpan]:
+        """Each chunk's span with the level its pieces were cut at."""
         measure = self.measure_function()
         limit = self.chunk_size - self.chunk_overlap
-        runs = recursive_runs(text, 0, len(text), self.separators, limit, measure)
-        cores = _merge(text, runs, limit, measure)
+        cores = recursive_spans(text, 0, len(text), self.separators, limit, measure)
         if self.chunk_overlap:
             starts = _overlap_starts(text, cores, self.separators, self.chunk_overlap, self.chunk_size, measure)
+        elif self.unit != "tokens":
+            return [(start, end, {"separator": level}) for start, end, level in cores]
         else:
             starts = [start for start, _, _ in cores]
         if self.unit == "tokens":
             size = span_measure(text, measure)
-            for begin, (_, end, level) in zip(starts, cores):
-                yield begin, end, {"separator": level, "token_count": size(begin, end)}
-        else:
-            for begin, (_, end, level) in zip(starts, cores):
-                yield begin, end, {"separator": level}
+            return [(begin, end, {"separator": level, "token_count": size(begin, end)})
+                    for begin, (_, end, level) in zip(starts, cores)]
+        return [(begin, end, {"separator": level}) for begin, (_, end, level) in zip(starts, cores)]
 
 
 def _overlap_starts(
@@ -303,10 +355,23 @@ def _char_overlap_starts(
 def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
     """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
     `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
-    stop) before running their patterns."""
+    stop) before running their patterns.
+
+    For a blank line or a line break that is the end of the first separator found from the
+    whitespace before `low` on: separators swallow the whitespace after them, so that end is at
+    least `low`, and the ends come in order, so it is the answer if it is before `high`."""
     breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
     for level in levels:
-        if level in ("paragraph", "line") and not breaks:
+        if level in ("paragraph", "line"):
+            if not breaks:
+                continue
+            back = _whitespace_before(text, low)
+            if level == "paragraph":
+                match = _PARAGRAPH.search(text, back, high)
+            else:
+                match = (_CR_LINE if text.find("\r", back, high) >= 0 else _LINE).search(text, back, high)
+            if match is not None and match.end() < high:
+                return match.end()
             continue
         if level == "sentence" and _TERMINAL.search(text, low - 1, high) is None:
             continue
@@ -314,6 +379,14 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> in
         if found:
             return found[0]
     return None
+
+
+def _whitespace_before(text: str, position: int) -> int:
+    """Where the run of whitespace that ends at `position` begins (`position` if there is none): a
+    separator may begin there, before a window that starts at `position`."""
+    while position > 0 and text[position - 1].isspace():
+        position -= 1
+    return position
 
 
 def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
@@ -325,9 +398,7 @@ def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
         # the slice's first sentence starts where the slice does, not at a sentence boundary.
         head = max(0, low - 40)
         return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
-    back = low
-    while back > 0 and text[back - 1].isspace():  # a separator may begin in the whitespace before `low`
-        back -= 1
+    back = _whitespace_before(text, low)
     if level in ("paragraph", "line"):
         pattern = _PARAGRAPH if level == "paragraph" else (_CR_LINE if "\r" in text[back:high] else _LINE)
         return [m.end() for m in pattern.finditer(text, back, high) if low <= m.end() < high]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import string
-from typing import Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
@@ -80,31 +80,108 @@ class _Tokens(NamedTuple):
     at_starts: bool
 
 
+class _WordPieces:
+    """`_Tokens` for WordPiece, read from the tokenizer's ``Encoding`` as windows need them.
+
+    Listing every token's offsets and word as Python objects (``encoding.offsets``,
+    ``encoding.word_ids``) and into arrays cost about a seventh of the encoding itself, for the
+    few hundred tokens at window edges that a chunking reads. `cuts` reads those from the
+    encoding one by one; `table`, `bounds` and `exact` are the arrays of `_Tokens`, made when asked
+    (snapping to words reads every token)."""
+
+    at_starts = False
+
+    def __init__(self, encoding: Any, length: int) -> None:
+        self.encoding = encoding
+        self.length = length
+        self.count = len(encoding.ids)
+
+    @functools.cached_property
+    def table(self) -> np.ndarray:
+        return span_array(self.encoding.offsets)
+
+    @functools.cached_property
+    def bounds(self) -> np.ndarray:
+        return np.append(self.table[:, 0], self.length)
+
+    @functools.cached_property
+    def exact(self) -> bytes:
+        words = np.asarray([-1 if w is None else w for w in self.encoding.word_ids], dtype=np.int64)
+        exact = np.ones(len(words) + 1, dtype=bool)
+        exact[1:-1] = words[1:] != words[:-1]
+        return exact.tobytes()
+
+    def cuts(self) -> _Cuts:
+        """The accessors of `_Cuts`, from the encoding."""
+        count, length = self.count, self.length
+        chars, word = self.encoding.token_to_chars, self.encoding.token_to_word
+
+        def start(k: int) -> int:
+            return length if k == count else chars(k)[0]
+
+        def is_exact(k: int) -> bool:
+            if k == 0 or k == count:
+                return True
+            before, after = word(k - 1), word(k)
+            return (-1 if before is None else before) != (-1 if after is None else after)
+
+        def first(low: int, high: int) -> int:
+            while low < high and not is_exact(low):
+                low += 1
+            return low if low < high else -1
+
+        def last(low: int, high: int) -> int:
+            high -= 1
+            while high >= low and not is_exact(high):
+                high -= 1
+            return high if high >= low else -1
+
+        return _Cuts(count, start, lambda k: chars(k)[1], is_exact, first, last)
+
+
+class _Cuts(NamedTuple):
+    """What windowing reads of a text's tokens: how many there are, where token ``k`` starts
+    (``k == count``: the text's end) and ends, whether the cut before token ``k`` is exact, and the
+    first and the last exact cut in a range ``[low, high)`` of cut positions (-1: none)."""
+
+    count: int
+    start: Callable[[int], int]
+    end: Callable[[int], int]
+    is_exact: Callable[[int], bool]
+    first_exact: Callable[[int, int], int]
+    last_exact: Callable[[int, int], int]
+
+
+def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
+    """`_Cuts` of a text's tokens: from the encoding for WordPiece, else from the arrays (where no
+    exact cut is known, none is found)."""
+    if isinstance(tokens, _WordPieces):
+        return tokens.cuts()
+    starts = memoryview(tokens.bounds)  # Python ints, read without making numpy scalars
+    table, exact = tokens.table, tokens.exact or b""
+    return _Cuts(len(starts) - 1, starts.__getitem__, lambda k: int(table[k, 1]), lambda k: exact[k] == 1,
+                 lambda low, high: exact.find(_CUT, low, high), lambda low, high: exact.rfind(_CUT, low, high))
+
+
 @functools.lru_cache(maxsize=8)
-def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens:
+def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
     """The tokens of `text` and their exact cuts: places where the text's tokenization splits into
     two independent halves, so a window's tokens between two such cuts can be counted instead of
     re-tokenized (cached per text, so a slider move re-windows the same tokens).
 
     * MiniLM's WordPiece: the cut before token ``k`` is exact when it falls between two of its
       pre-tokenizer words (whitespace and punctuation split words before any piece is chosen).
+      Read from the encoding as needed (`_WordPieces`).
     * cl100k's BPE: see `_bpe_cuts`.
     """
     if isinstance(tokenizer, str) and tokenizer == "minilm":
         from ..models.resources import hf_tokenizer
 
-        encoding = hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False)
-        table = span_array(encoding.offsets)
-        words = np.asarray([-1 if w is None else w for w in encoding.word_ids], dtype=np.int64)
-        exact: np.ndarray | None = np.ones(len(table) + 1, dtype=bool)
-        exact[1:-1] = words[1:] != words[:-1]
-        at_starts = False
-    else:
-        table = token_span_array(text, tokenizer)
-        exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
-        at_starts = True
+        return _WordPieces(hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False), len(text))
+    table = token_span_array(text, tokenizer)
+    exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
     bounds = np.append(table[:, 0], len(text))
-    return _Tokens(table, bounds, None if exact is None else exact.tobytes(), at_starts)
+    return _Tokens(table, bounds, None if exact is None else exact.tobytes(), True)
 
 
 @functools.lru_cache(maxsize=16)
@@ -189,16 +266,15 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
     cuts between WordPiece tokens, the window must also begin and end with its own tokens' characters
     (a character WordPiece skips, such as a combining accent, may sit in the gap).
     """
-    table, bounds, exact, at_starts = _tokenized(text, tokenizer)
-    offset = memoryview(bounds)  # Python ints, read without making numpy scalars
-
-    if exact is None:
+    tokens = _tokenized(text, tokenizer)
+    if isinstance(tokens, _Tokens) and tokens.exact is None:
         return lambda i, j, start, end: count_tokens(text[start:end], tokenizer)
+    _, offset, token_end, is_exact, first_exact, last_exact = _cuts(tokens)
 
     def split(first: int, last: int, start: int, end: int) -> int:
         if first < 0 or first >= last:
             return count_tokens(text[start:end], tokenizer)
-        head, tail, count = offset[first], offset[last], last - first
+        head, tail, count = offset(first), offset(last), last - first
         if head > start:
             count += count_tokens(text[start:head], tokenizer)
         if tail < end:
@@ -206,21 +282,21 @@ def _window_counter(text: str, tokenizer: TokenizerLike) -> Callable[[int, int, 
         return count
 
     def between_positions(i: int, j: int, start: int, end: int) -> int:
-        first, last = exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1)
-        while first >= 0 and offset[first] < start:
-            first = exact.find(_CUT, first + 1, j + 1)
-        while last >= 0 and offset[last] > end:
-            last = exact.rfind(_CUT, i, last)
+        first, last = first_exact(i, j + 1), last_exact(i, j + 1)
+        while first >= 0 and offset(first) < start:
+            first = first_exact(first + 1, j + 1)
+        while last >= 0 and offset(last) > end:
+            last = last_exact(i, last)
         return split(first, last, start, end)
 
     def between_gaps(i: int, j: int, start: int, end: int) -> int:
-        if start != offset[i] or end != table[j - 1, 1]:
+        if start != offset(i) or end != token_end(j - 1):
             return count_tokens(text[start:end], tokenizer)
-        if exact[i] and exact[j]:
+        if is_exact(i) and is_exact(j):
             return j - i
-        return split(exact.find(_CUT, i, j + 1), exact.rfind(_CUT, i, j + 1), start, end)
+        return split(first_exact(i, j + 1), last_exact(i, j + 1), start, end)
 
-    return between_positions if at_starts else between_gaps
+    return between_positions if tokens.at_starts else between_gaps
 
 
 def token_windows(
@@ -244,8 +320,7 @@ def token_windows(
         raise ValueError(f"size must be >= {MIN_WINDOW}, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be in [0, {size - 1}], got {overlap}")
-    bounds = memoryview(_tokenized(text, tokenizer).bounds)  # Python ints, read without numpy scalars
-    n = len(bounds) - 1
+    n, bound = _cuts(_tokenized(text, tokenizer))[:2]
     previous, following = _word_cuts(text, tokenizer) if snap_to_words else (None, None)
     window_tokens = _window_counter(text, tokenizer)
 
@@ -258,7 +333,7 @@ def token_windows(
         if previous is not None and previous[j] > i:
             j = int(previous[j])
         while True:
-            start, end = trim_span(text, bounds[i], bounds[j])
+            start, end = trim_span(text, bound(i), bound(j))
             count = window_tokens(i, j, start, end) if start < end else 0
             if count <= size or j == i + 1:
                 break
@@ -334,8 +409,8 @@ class TokenChunker(Chunker):
         """Tokens of `text` for `tokenizer`, without special tokens."""
         return count_tokens(text, self.tokenizer)
 
-    def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """Yield each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
+    def spans(self, text: str) -> list[ChunkSpan]:
+        """Each window's span with its ``token_count``, ``first_token`` and ``end_token``."""
         windows = token_windows(text, self.chunk_size, self.chunk_overlap, self.tokenizer, self.snap_to_words)
-        for start, end, first, stop, count in windows:
-            yield start, end, {"token_count": count, "first_token": first, "end_token": stop}
+        return [(start, end, {"token_count": count, "first_token": first, "end_token": stop})
+                for start, end, first, stop, count in windows]

@@ -99,9 +99,12 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
     if text[dot] in "。！？":
         return not (rules.quote_continuation and text[end - 1] in _CJK_CLOSE
                     and rules.quote_continuation.match(text, end, stop))
-    if _NEXT_CHAR.match(text, end, stop).group(1).islower() and not (
-        rules.lowercase_openers and rules.lowercase_openers.match(text, following.start("open"))
-    ):
+    opened = following.start("open")
+    if following.end("open") == opened:  # no opener or dash: the next character starts the word, if any
+        first = word[:1] if word else text[opened : opened + 1] if opened < stop else ""
+    else:
+        first = _NEXT_CHAR.match(text, end, stop).group(1)
+    if first.islower() and not (rules.lowercase_openers and rules.lowercase_openers.match(text, opened)):
         return False
     if text[dot] != "." or text.startswith(("..", ". .", ".\u00a0."), dot):
         return True
@@ -109,12 +112,20 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
     words = before.split()
     if not words or before[-1].isspace():
         return True
-    words[-1] = _UP_TO_CJK.sub("", words[-1])
+    if not words[-1].isascii():
+        words[-1] = _UP_TO_CJK.sub("", words[-1])
     token = words[-1].lstrip(_OPENERS)
     if not token or len(token) >= _LOOKBACK - 1:
         return True
     if not text[end : end + 1].isspace() and not token.isalpha():
         return False  # a stop glued to the next word ends a sentence only after a plain word
+    if len(token) > 3 and token.isalpha() and (len(words) < 2 or len(words[-2]) > 3):
+        # The usual case, answered early: a word of letters only, four or more, with no short word
+        # before it that could begin an abbreviation of several words. Only the tables can make
+        # its stop an abbreviation's (the checks below, for a key that is the word lowercased).
+        key = token.lower()
+        if key not in rules.known and not (rules.suffixes and key.endswith(rules.suffixes)):
+            return True
     previous = words[-2] if len(words) > 1 else ""
     # The first part of an abbreviation written in several words ("z. B.", "EE. UU.", "т. д.").
     if len(token) <= 3 and word and normalise(f"{token}.{word.rstrip('.')}") in rules.known:

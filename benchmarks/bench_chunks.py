@@ -1,0 +1,106 @@
+"""What making a `Chunk` costs, part by part: the floor under every chunker.
+
+`Chunker.__call__` turns each span a strategy yields into a `Chunk`: it slices the text, builds the
+metadata dict, and fills the chunk's fields. This script times each of those parts alone, per chunk,
+on spans of 512 characters of the course documents, and the whole call on precomputed spans (a
+chunker whose `spans` costs nothing):
+
+* ``slice``: ``text[start:end]``;
+* ``metadata dict``: the standard entries and one entry of the strategy's own;
+* ``content hash``: `chunklab.core.content_hash`, the first 16 hex digits of the SHA-256 of the
+  chunk's UTF-8; since issue 23 it is computed when ``chunk.metadata`` is first read, not when the
+  chunk is made;
+* ``Chunk object``: a new object and its five fields, set directly (what `Chunker.__call__` does);
+  and through the dataclass constructor, for comparison;
+* ``Chunker.__call__``: everything, per chunk; then the first read of each chunk's metadata (which
+  computes its hash) and a later read.
+
+The times are the best CPU time of `ROUNDS` runs over `SPANS` spans, in microseconds per chunk.
+
+Run: ``.venv/bin/python benchmarks/bench_chunks.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from shapes import shape_text
+
+from chunklab.core import Chunk, Chunker, _new_object, _set_fields, content_hash
+
+SIZE = 512
+SPANS = 20_000
+ROUNDS = 7
+
+
+class Precomputed(Chunker):
+    """A chunker whose spans are given: its call is `Chunker.__call__` alone."""
+
+    name = ""
+
+    def __init__(self, given: tuple = ()) -> None:
+        self.given = given
+
+    def spans(self, text: str) -> list:
+        return list(self.given)
+
+
+def per_chunk(run: Callable[[], Any], count: int = SPANS) -> float:
+    """Best CPU microseconds per chunk of `run` (which handles `count` chunks)."""
+    best = float("inf")
+    for _ in range(ROUNDS):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best / count * 1e6
+
+
+def measure() -> list[tuple[str, float]]:
+    """``(part, microseconds per chunk)`` for each part (see the module docstring)."""
+    text = shape_text("course", SIZE * SPANS)
+    spans = [(k * SIZE, (k + 1) * SIZE, {"separator": "paragraph"}) for k in range(SPANS)]
+    pieces = [text[s:e] for s, e, _ in spans]
+    set_text, set_start, set_end, set_index, set_metadata = _set_fields
+
+    def objects() -> None:
+        for k, piece in enumerate(pieces):
+            chunk = _new_object(Chunk)
+            set_text(chunk, piece)
+            set_start(chunk, k)
+            set_end(chunk, k + SIZE)
+            set_index(chunk, k)
+            set_metadata(chunk, None)
+
+    chunker = Precomputed(tuple(spans))
+    made: list[list[Chunk]] = []
+
+    def call() -> None:
+        made.append(chunker(text))
+
+    rows = [
+        ("slice", per_chunk(lambda: [text[s:e] for s, e, _ in spans])),
+        ("metadata dict", per_chunk(lambda: [
+            {"chunk_index": k, "total_chunks": SPANS, "char_count": SIZE, "content_hash": None, **extra}
+            for k, (_, _, extra) in enumerate(spans)])),
+        ("content hash", per_chunk(lambda: [content_hash(piece) for piece in pieces])),
+        ("Chunk object, fields set directly", per_chunk(objects)),
+        ("Chunk object, dataclass constructor", per_chunk(lambda: [Chunk(p, k, k + SIZE, k, {}) for k, p in enumerate(pieces)])),
+        ("Chunker.__call__ (hash when read)", per_chunk(call)),
+    ]
+    fresh = iter(made)
+    rows.append(("first read of chunk.metadata (hashes)", per_chunk(lambda: [c.metadata for c in next(fresh)])))
+    rows.append(("later read of chunk.metadata", per_chunk(lambda: [c.metadata for c in made[0]])))
+    return rows
+
+
+def print_parts(rows: list[tuple[str, float]]) -> None:
+    print(f"Making a chunk, part by part: CPU microseconds per {SIZE}-character chunk (best of {ROUNDS} runs over "
+          f"{SPANS:,} spans)\n")
+    for part, micro in rows:
+        print(f"  {part:<44} {micro:>7.2f} µs")
+    print()
+
+
+if __name__ == "__main__":
+    print_parts(measure())

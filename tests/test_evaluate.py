@@ -16,7 +16,6 @@ from chunklab.evaluation.comparison import (
     RerankRetriever,
     compare,
     default_chunkers,
-    guidance,
     indexed_text,
     merge_adjacent,
     precision_omega,
@@ -264,15 +263,6 @@ def test_compare_accepts_a_list_of_chunkers_and_checks_its_inputs():
         compare([FixedSizeChunker()], docs[:1], questions, retrievers=("bm25",), progress=False)
     with pytest.raises(TypeError, match="Chunker instance"):
         compare({"cls": FixedSizeChunker}, docs, questions, retrievers=("bm25",), progress=False)
-
-
-def test_guidance_names_the_measured_winners():
-    chunkers = {"small": FixedSizeChunker(chunk_size=60), "whole": FixedSizeChunker(chunk_size=10_000)}
-    table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=1, progress=False)
-    text = guidance(table)
-    best_iou = table.loc[table["iou"].idxmax(), "chunker"]
-    assert f"**{best_iou}** (IoU {table['iou'].max():.1%}" in text
-    assert "bm25" in text
 
 
 def test_default_chunkers_cover_the_registry():

@@ -172,9 +172,18 @@ def test_guidance_says_which_strategy_when_and_no_difference_when_there_is_none(
     assert "- table doc (30 questions)" in text  # per document kind too
 
 
+def test_guidance_counts_the_ties_when_there_are_many():
+    answers = {"best": {"fact": answered(30, 20)}, "worst": {"fact": answered(30, 2)}}
+    answers.update({f"near{i}": {"fact": answered(30, 19 - i // 2)} for i in range(6)})
+    text = guidance(comparison(answers), budget=500)
+    line = next(line for line in text.splitlines() if line.startswith("- **With bm25**"))
+    assert "**best** (67%); as good (no measurable difference): 6 others, from near0 (63%) down to near5 (57%)" in line
+    assert "near3" not in line and "measurably worse: worst (7%)" in line
+
+
 def test_guidance_of_a_comparison_needs_a_budget_when_there_are_several():
     result = comparison({"a": {"fact": answered(10, 7)}}, budgets=(250, 1000))
     with pytest.raises(ValueError, match="choose a budget"):
         guidance(result)
-    with pytest.raises(ValueError, match="k view"):
-        guidance(result, result.rows, budget=250)
+    with pytest.raises(TypeError, match="k view has no guidance"):
+        guidance(result.rows, budget=250)

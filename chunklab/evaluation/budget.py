@@ -18,11 +18,13 @@ the budget, so every strategy sends exactly the same amount (unless the ranking 
 reader receives), `Meter` measures and cuts spans in the budget unit, `retrieval_depth` says how
 many chunks to rank so that any ranking fills a budget, and `budget_scores` scores one ranking at
 every budget at once (for `Golden` excerpts prepared once). `Comparison` is what
-`chunklab.evaluation.comparison.compare` returns with ``budget=...``.
+`chunklab.evaluation.comparison.compare` returns with ``budget=...``, and `combine` joins two of
+them (a variant measured later beside the main run).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
@@ -39,6 +41,7 @@ __all__ = [
     "Golden",
     "Meter",
     "budget_scores",
+    "combine",
     "fill",
     "retrieval_depth",
     "spend",
@@ -236,3 +239,30 @@ class Comparison:
             return "characters"
         name = self.tokenizer if isinstance(self.tokenizer, str) else type(self.tokenizer).__name__
         return f"{name} tokens"
+
+
+def combine(*results: Comparison) -> Comparison:
+    """One `Comparison` holding the rows, chunkings and timings of all `results`, in order.
+
+    For measurements made in separate `compare` calls on the same documents and questions (a few
+    variants measured after the main run, so that nothing is measured twice). They must count
+    budgets in the same unit, and a chunking label may appear in only one of them.
+    """
+    import pandas as pd
+
+    if not results:
+        raise ValueError("combine needs at least one Comparison")
+    first = results[0]
+    if any((r.budget_unit, r.tokenizer) != (first.budget_unit, first.tokenizer) for r in results):
+        raise ValueError("the comparisons count their budgets in different units")
+    seen = Counter(label for r in results for label in set(r.rows["chunker"]))
+    repeated = sorted(label for label, times in seen.items() if times > 1)
+    if repeated:
+        raise ValueError(f"chunking(s) {repeated} appear in more than one comparison")
+    return Comparison(
+        rows=pd.concat([r.rows for r in results], ignore_index=True),
+        chunkings=pd.concat([r.chunkings for r in results]),
+        timings=pd.concat([r.timings for r in results], ignore_index=True),
+        budget_unit=first.budget_unit,
+        tokenizer=first.tokenizer,
+    )

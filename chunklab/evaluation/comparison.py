@@ -3,8 +3,8 @@
 `compare` is the runner behind notebook 16. With ``budget=...`` (the headline, fair view) every
 strategy sends the reader the same amount of text per question and `compare` returns a
 `Comparison`; `leaderboard`, `curve` and `guidance` read it, and `paired` says whether a difference
-is real. Without a budget it measures the k best chunks per question (the k view), and
-`summarize` and `guidance` turn its rows into a table and advice. The pieces it uses live in their
+is real. Without a budget it measures the k best chunks per question (the k view, kept for
+comparison), and `summarize` turns its rows into a table. The pieces it uses live in their
 own modules and are re-exported here for convenience:
 
 * `chunklab.evaluation.budget`: the budget rule (`spend`), `Comparison`, `BUDGET_METRICS`;
@@ -524,8 +524,7 @@ def summarize(per_question: Any, split: str | None = None) -> Any:
 
 
 def guidance(
-    result: Any,
-    per_question: Any = None,
+    result: Comparison,
     *,
     budget: int | None = None,
     retriever: str | None = None,
@@ -534,83 +533,17 @@ def guidance(
 ) -> str:
     """"Which strategy when", as markdown bullets computed from measurements (never asserted).
 
-    Given the `Comparison` of a budget run (the course's headline): for each retriever at `budget`
-    (required when several were measured), over all questions, then per document kind and per
-    question kind, the best chunking by `metric`, the ones with no measurable difference from it and
-    how many are measurably worse, or "no measurable difference" when that is the truth
-    (`chunklab.evaluation.verdicts.budget_guidance`; `split` keeps one question split).
-
-    Given a k-view summary of `compare` (and optionally its `per_question` rows) instead: the older
-    bullets from means (best recall@k and IoU per retriever, size and overlap trends, cost,
-    structure, best per question kind). They rank by means alone and favour large chunks, which
-    send more text; prefer the budget view.
+    `result` is the `Comparison` of a budget run (``compare(..., budget=[...])``): for each
+    retriever at `budget` (required when several were measured), over all questions, then per
+    document kind and per question kind, the best chunking by `metric`, the ones with no measurable
+    difference from it and how many are measurably worse, or "no measurable difference" when that is
+    the truth (`chunklab.evaluation.verdicts.budget_guidance`; `split` keeps one question split).
+    The k view has no guidance: ranked by means at a fixed k, it favours large chunks, which send
+    more text.
     """
-    if isinstance(result, Comparison):
-        if per_question is not None:
-            raise ValueError("per_question belongs to the k view; a Comparison already holds its per-question rows")
-        return budget_guidance(result, budget=budget, retriever=retriever, split=split, metric=metric)
-    return _guidance_at_k(result, per_question)
-
-
-def _guidance_at_k(summary: Any, per_question: Any = None) -> str:
-    """The k view's bullets of `guidance`: each states a measured winner or trend with its numbers,
-    from means (see `guidance`)."""
-    k = int(summary["k"].iloc[0])
-    lines = []
-    for retriever, table in summary.groupby("retriever", sort=False):
-        recall, iou = table.loc[table["recall@k"].idxmax()], table.loc[table["iou"].idxmax()]
-        lines.append(
-            f"- **To find the answer at all** with {retriever}: **{recall['chunker']}** "
-            f"(recall@{k} {recall['recall@k']:.0%}). **To keep the context lean**: **{iou['chunker']}** "
-            f"(IoU {iou['iou']:.1%}, precision {iou['precision']:.1%}, recall@{k} {iou['recall@k']:.0%})."
+    if not isinstance(result, Comparison):
+        raise TypeError(
+            f"guidance reads the Comparison of compare(..., budget=[...]), not a {type(result).__name__}: "
+            "the k view has no guidance"
         )
-    recall = summary.pivot_table(index="chunker", columns="retriever", values="recall@k", sort=False)
-    if recall.shape[1] > 1:
-        wins = recall.idxmax(axis=1).value_counts()
-        means = recall.mean()
-        lines.append(
-            f"- **Retriever**: {wins.index[0]} gives the best recall@{k} for {wins.iloc[0]} of {len(recall)} "
-            f"chunkers; mean recall@{k} over chunkers: "
-            + ", ".join(f"{name} {value:.0%}" for name, value in means.sort_values(ascending=False).items())
-            + "."
-        )
-    chunkers = summary.groupby("chunker", sort=False).first()
-    if len(chunkers) >= 4:
-        by_size = summary.groupby("retriever", sort=False)[["size_mean", "recall@k", "iou"]]
-        rho = by_size.apply(lambda t: t.rank().corr()["size_mean"]).mean()
-        lines.append(
-            f"- **Chunk size**: across the chunkers, larger chunks go with "
-            f"{'higher' if rho['recall@k'] > 0 else 'lower'} recall@{k} (Spearman ρ {rho['recall@k']:+.2f}) and "
-            f"{'higher' if rho['iou'] > 0 else 'lower'} IoU (ρ {rho['iou']:+.2f}), averaged over retrievers."
-        )
-    stored_twice = summary["index_ratio"] > 1.05
-    if stored_twice.any() and not stored_twice.all():
-        lines.append(
-            f"- **Overlap**: chunkers that index the text more than once (index ratio "
-            f"{summary.loc[stored_twice, 'index_ratio'].mean():.2f}×) average recall@{k} "
-            f"{summary.loc[stored_twice, 'recall@k'].mean():.0%} and IoU "
-            f"{summary.loc[stored_twice, 'iou'].mean():.1%}; "
-            f"the others {summary.loc[~stored_twice, 'recall@k'].mean():.0%} and "
-            f"{summary.loc[~stored_twice, 'iou'].mean():.1%}."
-        )
-    fastest, slowest = chunkers["chunk_seconds"].idxmin(), chunkers["chunk_seconds"].idxmax()
-    lines.append(
-        f"- **Chunking cost**: {fastest} is fastest ({chunkers.loc[fastest, 'chunk_seconds'] * 1000:.0f} ms for "
-        f"the corpus), {slowest} slowest ({chunkers.loc[slowest, 'chunk_seconds'] * 1000:.0f} ms)."
-    )
-    broken = chunkers[["chunks_cutting_sentences", "chunks_cutting_table_rows", "chunks_cutting_code_blocks"]].sum(axis=1)
-    intact = broken.idxmin()
-    lines.append(
-        f"- **Structure**: {intact} breaks the least: {chunkers.loc[intact, 'chunks_cutting_sentences']:.0%} of its chunks cut "
-        f"a sentence, {chunkers.loc[intact, 'chunks_cutting_table_rows']:.0%} a table row, "
-        f"{chunkers.loc[intact, 'chunks_cutting_code_blocks']:.0%} a code block."
-    )
-    if per_question is not None:
-        by_kind = per_question.groupby(["kind", "chunker", "retriever"], sort=False)["recall@k"].mean()
-        best = by_kind.groupby(level="kind", sort=False).idxmax()
-        lines.append(
-            f"- **By kind of question** (best recall@{k}): "
-            + "; ".join(f"{kind}: {c} with {r} ({by_kind[(kind, c, r)]:.0%})" for kind, (_, c, r) in best.items())
-            + "."
-        )
-    return "\n".join(lines)
+    return budget_guidance(result, budget=budget, retriever=retriever, split=split, metric=metric)

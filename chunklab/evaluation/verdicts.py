@@ -7,6 +7,7 @@ returns with ``budget=...``:
   marked ``"best"`` and every chunking not measurably worse than it (`chunklab.evaluation.paired`)
   marked ``"tied"``;
 * `curve`: a metric against the budget, one column per chunking (ready for ``.plot()``);
+* `versus`: chosen pairs of chunkings compared at every budget (a variant against its base);
 * `budget_guidance`: "which strategy when", per document kind and per question kind, from
   measurable differences only (``chunklab.evaluation.comparison.guidance`` of a `Comparison`).
 
@@ -17,12 +18,12 @@ it a little. "Tied" is therefore the honest reading of a small difference, not p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .budget import Comparison
 from .paired import Paired, paired
 
-__all__ = ["budget_guidance", "curve", "leaderboard"]
+__all__ = ["budget_guidance", "curve", "leaderboard", "versus"]
 
 _MEANS = ("answered", "recall", "precision", "iou", "sent")
 
@@ -124,6 +125,56 @@ def curve(result: Comparison, retriever: str, metric: str = "answered", split: s
     return table[list(dict.fromkeys(rows["chunker"]))]
 
 
+def versus(
+    result: Comparison,
+    pairs: Sequence[tuple[str, str]],
+    retriever: str,
+    budgets: Sequence[int] | None = None,
+    metric: str = "answered",
+    split: str | None = None,
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> Any:
+    """The paired comparison (`chunklab.evaluation.paired.paired`) of each ``(a, b)`` of `pairs`
+    for `retriever` at each of `budgets` (default: every budget measured), on `split` (None: all
+    questions).
+
+    One row per pair and budget, in that order: ``a``, ``b``, ``budget``, ``questions``, the means
+    ``mean_a`` and ``mean_b`` of `metric`, ``difference`` (a minus b) and its interval ``low`` …
+    ``high``, ``a_only`` / ``b_only`` and ``p_value`` (McNemar's exact test, for a yes/no metric)
+    and ``verdict`` ("a beats b", "b beats a" or "no measurable difference").
+    """
+    import pandas as pd
+
+    rows = _select(result, retriever, None, split)
+    labels = list(dict.fromkeys(label for pair in pairs for label in pair))
+    missing = sorted(set(labels) - set(rows["chunker"]))
+    if missing:
+        raise ValueError(f"no rows for chunking(s) {missing} with {retriever}")
+    rows = rows[rows["chunker"].isin(labels)]
+    records = []
+    for budget in sorted(set(rows["budget"])) if budgets is None else budgets:
+        at_budget = rows[rows["budget"] == budget]
+        if at_budget.empty:
+            raise ValueError(f"no rows with budget = {budget!r}; there are: {sorted(set(rows['budget']))}")
+        table = _per_question(at_budget, metric)
+        for a, b in pairs:
+            comparison = paired(table[a], table[b], (a, b), confidence, resamples, seed)
+            records.append({
+                "a": a, "b": b, "budget": budget, "questions": comparison.questions,
+                "mean_a": comparison.mean_a, "mean_b": comparison.mean_b, "difference": comparison.difference,
+                "low": comparison.low, "high": comparison.high, "a_only": comparison.a_only,
+                "b_only": comparison.b_only, "p_value": comparison.p_value, "verdict": comparison.verdict,
+            })
+    return pd.DataFrame(records)
+
+
+#: `budget_guidance` names the chunkings tied with the best when there are at most this many, and
+#: otherwise counts them and names the first and the last, as it does for the measurably worse.
+_NAMED_TIES = 5
+
+
 def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) -> str:
     """One sentence: the best, the chunkings tied with it, the ones measurably worse."""
     fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3f}")
@@ -135,7 +186,10 @@ def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) ->
         return (f"no measurable difference between the {len(ranked)} chunkings "
                 f"({fmt(low)} to {fmt(best_mean)})")
     text = f"**{best}** ({fmt(best_mean)})"
-    if tied:
+    if len(tied) > _NAMED_TIES:
+        text += (f"; as good (no measurable difference): {len(tied)} others, from {tied[0][0]} ({fmt(tied[0][1])}) "
+                 f"down to {tied[-1][0]} ({fmt(tied[-1][1])})")
+    elif tied:
         text += "; as good (no measurable difference): " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
     else:
         text += ", measurably better than every other chunking"

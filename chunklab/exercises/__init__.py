@@ -39,6 +39,7 @@ NOTEBOOK_MODULES = {
     "13": "page",
     "14": "keyword",
     "15": "hybrid",
+    "16": "comparison",
     "17": "pipeline",
 }
 

@@ -1,0 +1,202 @@
+"""Notebook 16's views of a budget comparison, on comparisons built by hand with known answers: the
+leaderboard with dev beside test (data, HTML, dropdowns), the curves, `versus` and `combine`."""
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from chunklab.evaluation.budget import ROW_COLUMNS, Comparison, combine  # noqa: E402
+from chunklab.evaluation.paired import paired  # noqa: E402
+from chunklab.evaluation.verdicts import versus  # noqa: E402
+from chunklab.viz.leaderboard import (  # noqa: E402
+    curve_plot,
+    leaderboard_beside,
+    leaderboard_explorer,
+    render_leaderboard,
+)
+
+BUDGETS = (250, 1000)
+
+
+def build(answers, retrievers=("bm25", "dense"), budgets=BUDGETS, unit="chars"):
+    """A Comparison whose rows say ``answers[chunker][split]`` = answered (0/1) per question, at the
+    largest budget and for every retriever; at the smaller budgets every question counts as
+    answered when its index is even and the chunking is ``"small"``, else not."""
+    rows = []
+    for chunker, by_split in answers.items():
+        for split, values in by_split.items():
+            for i, value in enumerate(values):
+                for retriever in retrievers:
+                    for budget in budgets:
+                        got = value if budget == budgets[-1] else float(chunker == "small" and i % 2 == 0)
+                        rows.append({"question": f"{split}-{i}", "doc": "d", "doc_kind": "text", "kind": "fact",
+                                     "split": split, "chunker": chunker, "context": chunker.endswith("context"),
+                                     "retriever": retriever, "budget": budget, "answered": got, "recall": got,
+                                     "precision": got / 4, "iou": got / 5, "sent": float(budget),
+                                     "chunks_sent": 2.0})
+    chunkings = pd.DataFrame({"chunker": list(answers), "chunks": 10}).set_index("chunker")
+    timings = pd.DataFrame({"chunker": list(answers), "retriever": retrievers[0], "index_seconds": 0.1})
+    return Comparison(rows=pd.DataFrame(rows, columns=list(ROW_COLUMNS)), chunkings=chunkings, timings=timings,
+                      budget_unit=unit)
+
+
+def yes(n, k):
+    return [1.0] * k + [0.0] * (n - k)
+
+
+# On test: "good" 30/40, "close" 29/40 (tied), "bad" 10/40 (worse). On dev the order flips: "bad" is best.
+RESULT = build({
+    "good": {"test": yes(40, 30), "dev": yes(30, 5)},
+    "close": {"test": yes(40, 29), "dev": yes(30, 6)},
+    "bad": {"test": yes(40, 10), "dev": yes(30, 25)},
+})
+
+
+def test_leaderboard_beside_ranks_on_test_and_shows_dev_alongside():
+    board = leaderboard_beside(RESULT, "bm25", 1000)
+    assert list(board["chunker"]) == ["good", "close", "bad"]
+    assert list(board["mark"]) == ["best", "tied", ""]
+    assert list(board["answered (dev)"]) == pytest.approx([5 / 30, 6 / 30, 25 / 30])
+    assert list(board["rank (dev)"]) == [3, 2, 1]
+    assert list(board["mark (dev)"]) == ["", "", "best"]
+    assert (board["questions"] == 40).all()
+    alone = leaderboard_beside(RESULT, "bm25", 1000, beside=None)
+    assert "answered (dev)" not in alone.columns and list(alone["chunker"]) == ["good", "close", "bad"]
+
+
+def test_leaderboard_beside_leaves_blank_a_chunking_the_other_split_lacks():
+    result = build({"a": {"test": yes(20, 15), "dev": yes(20, 3)}, "b": {"test": yes(20, 5)}})
+    board = leaderboard_beside(result, "bm25", 1000)
+    assert board.loc[board["chunker"] == "b", "answered (dev)"].isna().all()
+    html = render_leaderboard(result, "bm25", 1000)
+    assert html.count("<tr") == 3
+
+
+def rows_of(html):
+    """The table's body rows as lists of cell texts."""
+    body = re.findall(r"<tr[^>]*>(.*?)</tr>", html)[1:]
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in body]
+
+
+def test_render_leaderboard_marks_the_best_and_the_ties_and_says_what_it_shows():
+    html = render_leaderboard(RESULT, "bm25", 1000)
+    assert 'class="chunklab-leaderboard"' in html and 'data-best="good"' in html and 'data-tied="1"' in html
+    assert 'data-retriever="bm25"' in html and 'data-budget="1000"' in html and 'data-split="test"' in html
+    assert "chunklab-view" not in html  # not an explorer of chunks: the browser test must not drive it
+    rows = rows_of(html)
+    assert [r[1] for r in rows] == ["good", "close", "bad"]
+    assert rows[0][2] == "75.0 %" and rows[0][4] == "★ best" and rows[0][3] == ""
+    assert rows[1][4] == "= tied" and rows[2][4] == ""
+    # close is one question worse out of 40: -2.5 points
+    assert rows[1][3].startswith("−2.5 (")
+    assert rows[2][3].startswith("−50.0 (")
+    # dev beside: rate, rank, mark
+    assert rows[2][-3:] == ["83.3 %", "1", "★ best"]
+    assert re.search(r'<tr class="lb-best">', html) and re.search(r'<tr class="lb-tied">', html)
+    assert "1,000 characters sent per question, 40 test questions" in html
+
+
+def test_render_leaderboard_escapes_labels_and_knows_its_unit():
+    result = build({"<b>x</b>": {"test": yes(10, 5)}, "y": {"test": yes(10, 4)}}, unit="tokens")
+    html = render_leaderboard(result, "dense", 250, beside=None)
+    assert "<b>x</b>" not in html.split("</style>")[1].split("sent per question")[1]
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "minilm tokens sent per question" in html
+    assert "(dev)" not in html
+
+
+def test_the_explorer_re_renders_when_a_dropdown_moves():
+    explorer = leaderboard_explorer(RESULT, retriever="bm25", budget=1000)
+    controls, view = explorer.children
+    pick_retriever, pick_budget = controls.children
+    assert view.value == render_leaderboard(RESULT, "bm25", 1000)
+    assert list(pick_retriever.options) == ["bm25", "dense"]
+    assert [value for _, value in pick_budget.options] == [250, 1000]
+    pick_budget.value = 250
+    assert view.value == render_leaderboard(RESULT, "bm25", 250) and 'data-best="small"' not in view.value
+    pick_retriever.value = "dense"
+    assert 'data-retriever="dense"' in view.value and 'data-budget="250"' in view.value
+
+
+def test_the_explorer_starts_at_the_middle_budget_of_the_first_retriever():
+    result = build({"a": {"test": yes(10, 5)}, "b": {"test": yes(10, 4)}}, budgets=(250, 500, 1000))
+    view = leaderboard_explorer(result, beside=None).children[1]
+    assert 'data-retriever="bm25"' in view.value and 'data-budget="500"' in view.value
+
+
+def test_curve_plot_draws_every_chunking_and_names_the_leaders():
+    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "other": {"test": yes(10, 5)}})
+    fig = curve_plot(result)
+    try:
+        axes = fig.axes
+        assert [ax.get_title() for ax in axes] == ["bm25, test questions", "dense, test questions"]
+        # small leads at 250 (half its questions), big at 1000: both named, other in grey
+        ax = axes[0]
+        labels = [line.get_label() for line in ax.get_lines()]
+        assert "small" in labels and "big" in labels and "1 other chunking" in labels
+        front = next(line for line in ax.get_lines() if line.get_label().startswith("front"))
+        assert list(front.get_ydata()) == pytest.approx([0.5, 0.9])  # small's five even questions, then big's nine
+        assert [t.get_text() for t in ax.texts] == ["small", "big"]
+        assert list(ax.get_xticks()) == [250, 1000]
+    finally:
+        matplotlib.pyplot.close(fig)
+    with pytest.raises(ValueError, match="at most"):
+        curve_plot(result, highlight=[f"c{i}" for i in range(7)])
+
+
+def test_versus_pairs_each_variant_with_its_base_at_every_budget():
+    result = build({
+        "base": {"test": yes(40, 30)}, "variant": {"test": yes(40, 29)}, "worse": {"test": yes(40, 10)},
+    })
+    table = versus(result, [("base", "variant"), ("base", "worse")], "bm25")
+    assert list(zip(table["budget"], table["b"])) == [(250, "variant"), (250, "worse"), (1000, "variant"),
+                                                     (1000, "worse")]
+    last = table[table["budget"] == 1000].set_index("b")
+    assert last.loc["variant", "verdict"] == "no measurable difference"
+    assert last.loc["worse", "verdict"] == "base beats worse"
+    assert last.loc["worse", "difference"] == pytest.approx(0.5)
+    expected = paired(yes(40, 30), yes(40, 10), ("base", "worse"))
+    assert (last.loc["worse", "low"], last.loc["worse", "p_value"]) == (expected.low, expected.p_value)
+    assert (last.loc["worse", "a_only"], last.loc["worse", "b_only"]) == (20, 0)
+    assert (table[table["budget"] == 250]["verdict"] == "no measurable difference").all()  # all zero there
+    one = versus(result, [("variant", "base")], "dense", budgets=[1000], split="test")
+    assert len(one) == 1 and one.loc[0, "difference"] == pytest.approx(-1 / 40)
+    with pytest.raises(ValueError, match="no rows for chunking"):
+        versus(result, [("base", "nothing")], "bm25")
+    with pytest.raises(ValueError, match="budget"):
+        versus(result, [("base", "worse")], "bm25", budgets=[500])
+
+
+def test_combine_joins_comparisons_and_refuses_a_label_measured_twice():
+    first = build({"a": {"test": yes(10, 5)}})
+    second = build({"b": {"test": yes(10, 7)}})
+    both = combine(first, second)
+    assert list(both.chunkings.index) == ["a", "b"] and len(both.rows) == len(first.rows) + len(second.rows)
+    assert len(both.timings) == 2 and both.budget_unit == "chars"
+    assert versus(both, [("b", "a")], "bm25", budgets=[1000]).loc[0, "difference"] == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="more than one"):
+        combine(first, build({"a": {"test": yes(10, 1)}}))
+    with pytest.raises(ValueError, match="units"):
+        combine(first, build({"c": {"test": yes(10, 1)}}, unit="tokens"))
+    with pytest.raises(ValueError, match="at least one"):
+        combine()
+
+
+def test_curve_plot_draws_the_baseline_dashed_and_keeps_end_labels_apart():
+    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "fixed": {"test": yes(10, 9)}})
+    fig = curve_plot(result, retrievers=["bm25"])
+    try:
+        (ax,) = fig.axes
+        fixed = next(line for line in ax.get_lines() if line.get_label() == "fixed")
+        assert fixed.get_linestyle() == "--"
+        assert not any(line.get_label().endswith("other chunking") for line in ax.get_lines())
+        ends = {t.get_text(): t.xy[1] for t in ax.texts}
+        assert set(ends) == {"small", "big", "fixed"}
+        # big and fixed both end at 0.9: their labels are moved apart; small (0.2) keeps its place
+        assert abs(ends["big"] - ends["fixed"]) >= 0.035 and ends["small"] == pytest.approx(0.2)
+    finally:
+        matplotlib.pyplot.close(fig)

@@ -17,9 +17,9 @@ import importlib
 import inspect
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Mapping
 
-__all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "solution_source"]
+__all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "pick", "solution_source"]
 
 #: Which module holds each notebook's exercises, by notebook number.
 NOTEBOOK_MODULES = {
@@ -95,6 +95,17 @@ def exercise(
         return check_fn
 
     return register
+
+
+def pick(choice: Any, choices: Mapping[str, str], hints: Mapping[str, str], right: str) -> None:
+    """The check of a multiple-choice answer: pass if `choice` is the letter `right` of `choices`
+    (any case, spaces ignored), else raise `ExerciseFailed` naming the letters allowed or giving the
+    chosen letter's hint from `hints` (never the right letter)."""
+    letter = str(choice).strip().upper()
+    if letter not in choices:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(choices)}")
+    if letter != right:
+        raise ExerciseFailed(f"not {letter}: {hints[letter]}")
 
 
 def exercises_of(notebook: str) -> list[Exercise]:

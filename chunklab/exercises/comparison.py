@@ -8,7 +8,7 @@ import math
 from ..evaluation.budget import Meter, retrieval_depth, spend
 from ..evaluation.metrics import sent_metrics
 from ..text.spans import CharCounter
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: ``(chunk sizes, budget)`` cases for exercise 1: sizes that fill the budget in a few chunks, small
 #: chunks that never fill it, empty chunks, one chunk larger than the budget, sizes that vary a lot.
@@ -118,9 +118,5 @@ def solution_page_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_page_choice(choice) -> str:
     """One letter of `PAGE_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in PAGE_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(PAGE_CHOICES)}")
-    if letter != solution_page_choice():
-        raise ExerciseFailed(f"not {letter}: {_PAGE_HINTS[letter]}")
+    pick(choice, PAGE_CHOICES, _PAGE_HINTS, solution_page_choice())
     return "k chunks is a budget too, only a different one for every chunk size: the budget view makes it the same."

@@ -12,7 +12,7 @@ from ..formats.corpus import load_document
 from ..strategies import FixedSizeChunker
 from ..strategies.entity import entity_mentions, move_out_of_entities
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: Exercise 1: the document and the window size whose cut names the learner estimates.
 ESTIMATE_DOC, ESTIMATE_SIZE = "agreement", 200
@@ -124,9 +124,5 @@ def solution_filter_choice() -> str:
           wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_filter_choice(choice) -> str:
     """One letter of `FILTER_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in FILTER_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(FILTER_CHOICES)}")
-    if letter != solution_filter_choice():
-        raise ExerciseFailed(f"not {letter}: {_FILTER_HINTS[letter]}")
+    pick(choice, FILTER_CHOICES, _FILTER_HINTS, solution_filter_choice())
     return "compare, in the table of changed questions, the names a question uses with those of its answer's chunk."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..strategies import FixedSizeChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim.
 _COUNT_CASES = [(1, 5, 0), (100, 10, 0), (101, 10, 0), (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
@@ -97,9 +97,5 @@ def solution_snap_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_snap_choice(choice) -> str:
     """One letter of `SNAP_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in SNAP_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(SNAP_CHOICES)}")
-    if letter != solution_snap_choice():
-        raise ExerciseFailed(f"not {letter}: {_SNAP_HINTS[letter]}")
+    pick(choice, SNAP_CHOICES, _SNAP_HINTS, solution_snap_choice())
     return "a word boundary is a much finer thing than a sentence boundary: notebook 02 cuts at the latter."

@@ -7,7 +7,7 @@ from ..core import Chunk
 from ..evaluation.expand import small_to_big
 from ..formats import load_document
 from ..strategies import HierarchicalChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 
 def solution_breadcrumb(root, offset):
@@ -129,9 +129,5 @@ def solution_parent_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_parent_choice(choice) -> str:
     """One letter of `PARENT_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in PARENT_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(PARENT_CHOICES)}")
-    if letter != solution_parent_choice():
-        raise ExerciseFailed(f"not {letter}: {_PARENT_HINTS[letter]}")
+    pick(choice, PARENT_CHOICES, _PARENT_HINTS, solution_parent_choice())
     return "the questions won and lost (printed under the verdicts) nearly cancel."

@@ -7,7 +7,7 @@ import re
 
 from ..formats.corpus import load_document
 from ..strategies import KeywordChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: How many top-level clauses the agreement has (numbered 1 to 14, titles in capitals).
 CLAUSES = 14
@@ -130,10 +130,6 @@ def solution_paragraph_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_paragraph_choice(choice) -> str:
     """One letter of `PARAGRAPH_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in PARAGRAPH_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(PARAGRAPH_CHOICES)}")
-    if letter != solution_paragraph_choice():
-        raise ExerciseFailed(f"not {letter}: {_PARAGRAPH_HINTS[letter]}")
+    pick(choice, PARAGRAPH_CHOICES, _PARAGRAPH_HINTS, solution_paragraph_choice())
     return ("the writer's blank lines and the writer's markers mostly agree here; keyword chunking earns its keep "
             "where they do not (markers without blank lines) and through its labels.")

@@ -9,7 +9,7 @@ from ..formats.blocks import heading_trails
 from ..formats.corpus import load_document, load_questions
 from ..formats.parse import document_blocks
 from ..strategies import HtmlChunker, MarkdownChunker, RecursiveChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 
 def tables_cut(chunk_size: int) -> int:
@@ -137,11 +137,7 @@ def solution_tie_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_tie_choice(choice) -> str:
     """One letter of `TIE_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in TIE_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(TIE_CHOICES)}")
-    if letter != solution_tie_choice():
-        raise ExerciseFailed(f"not {letter}: {_TIE_HINTS[letter]}")
+    pick(choice, TIE_CHOICES, _TIE_HINTS, solution_tie_choice())
     questions = load_questions(split="test")
     parts = []
     for names, aware in ((("manual", "lab_notes"), MarkdownChunker), (("field_guide", "faq_page"), HtmlChunker)):

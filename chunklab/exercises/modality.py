@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core import Chunk
 from ..strategies import ModalityChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 
 def _chunk(i: int, modality: str) -> Chunk:
@@ -136,9 +136,5 @@ def solution_recursive_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_recursive_choice(choice) -> str:
     """One letter of `RECURSIVE_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in RECURSIVE_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(RECURSIVE_CHOICES)}")
-    if letter != solution_recursive_choice():
-        raise ExerciseFailed(f"not {letter}: {_RECURSIVE_HINTS[letter]}")
+    pick(choice, RECURSIVE_CHOICES, _RECURSIVE_HINTS, solution_recursive_choice())
     return "structure is mostly kept by both; what fixed windows lose, the recursive splitter keeps too."

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..formats.corpus import load_document
 from ..strategies import PageChunker
 from ..strategies.page import page_layout
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: Exercise 1's text: four pages; a header on the first two, "Page N" at the foot of three, and a
 #: differently written page number on the last.
@@ -100,10 +100,6 @@ def solution_carry_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_carry_choice(choice) -> str:
     """One letter of `CARRY_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in CARRY_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(CARRY_CHOICES)}")
-    if letter != solution_carry_choice():
-        raise ExerciseFailed(f"not {letter}: {_CARRY_HINTS[letter]}")
+    pick(choice, CARRY_CHOICES, _CARRY_HINTS, solution_carry_choice())
     return ("a rule that reads only the last line of a page cannot see past a footnote; a layout-aware extractor "
             "that tags footnotes could.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..formats.corpus import load_document
 from ..strategies import ParagraphChunker
 from ..text.paragraphs import paragraph_spans
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: The minimum sizes exercise 1's check tries.
 MERGE_SIZES = (0, 100, 200, 400)
@@ -124,11 +124,7 @@ def solution_report_choice() -> str:
           wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_report_choice(choice) -> str:
     """One letter of `REPORT_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in REPORT_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(REPORT_CHOICES)}")
-    if letter != solution_report_choice():
-        raise ExerciseFailed(f"not {letter}: {_REPORT_HINTS[letter]}")
+    pick(choice, REPORT_CHOICES, _REPORT_HINTS, solution_report_choice())
     report = load_document("report")
     pages = len(report.metadata["pages"])
     return (f"the report's {pages} pages give {len(paragraph_spans(report.text))} paragraphs; notebook 13 cuts a PDF "

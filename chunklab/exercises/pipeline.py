@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..formats.corpus import load_document
 from ..strategies import FixedSizeChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: The windows exercise 1 asks for: 120 words, 20 of them repeated.
 _WORDS = {"unit": "words", "chunk_size": 120, "chunk_overlap": 20}
@@ -91,11 +91,7 @@ def solution_filter_choice() -> str:
           wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_filter_choice(choice) -> str:
     """One letter of `FILTER_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in FILTER_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(FILTER_CHOICES)}")
-    if letter != solution_filter_choice():
-        raise ExerciseFailed(f"not {letter}: {_FILTER_HINTS[letter]}")
+    pick(choice, FILTER_CHOICES, _FILTER_HINTS, solution_filter_choice())
     return ("`pages` is a list, and KEY=VALUE on a list field means 'the list contains the value': every chunk "
             "with a character on page 4 is kept.")
 
@@ -126,10 +122,6 @@ def solution_dask_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_dask_choice(choice) -> str:
     """One letter of `DASK_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in DASK_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(DASK_CHOICES)}")
-    if letter != solution_dask_choice():
-        raise ExerciseFailed(f"not {letter}: {_DASK_HINTS[letter]}")
+    pick(choice, DASK_CHOICES, _DASK_HINTS, solution_dask_choice())
     return ("start-up is paid once per worker and the rest once per task, whatever the work: Dask pays off "
             "when each partition holds seconds of work or more, not on four small files.")

@@ -9,7 +9,7 @@ from ..evaluation.metrics import excerpts_kept_whole
 from ..formats.corpus import list_documents, load_document, load_questions
 from ..strategies import FixedSizeChunker, RecursiveChunker
 from ..strategies.recursive import LEVELS
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: ``(chunk_size, chunk_overlap)`` cases of exercise 1, chunked on the article.
 _BUDGET_CASES = [(200, 40), (400, 80), (800, 200)]
@@ -108,11 +108,7 @@ def solution_overlap_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_overlap_choice(choice) -> str:
     """One letter of `OVERLAP_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in OVERLAP_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(OVERLAP_CHOICES)}")
-    if letter != solution_overlap_choice():
-        raise ExerciseFailed(f"not {letter}: {_OVERLAP_HINTS[letter]}")
+    pick(choice, OVERLAP_CHOICES, _OVERLAP_HINTS, solution_overlap_choice())
     docs = [load_document(name) for name in list_documents("test")]
     questions = load_questions(split="test")
     whole = {label: excerpts_kept_whole(chunker, docs, questions) for label, chunker in

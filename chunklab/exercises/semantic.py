@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..strategies.semantic import breakpoints, optimal_segments
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: Exercise 1's cases: ``(distances, z)``. Random curves, ties at the cut-off, a flat curve, a short curve.
 _RNG = np.random.default_rng(4)
@@ -70,11 +70,7 @@ def solution_surprise_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_surprise_choice(choice) -> str:
     """One letter of `SURPRISE_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in SURPRISE_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(SURPRISE_CHOICES)}")
-    if letter != solution_surprise_choice():
-        raise ExerciseFailed(f"not {letter}: {_SURPRISE_HINTS[letter]}")
+    pick(choice, SURPRISE_CHOICES, _SURPRISE_HINTS, solution_surprise_choice())
     return "compare the chunkings' chunks_cutting_sentences: near 0 for both, 100 % for the fixed windows."
 
 

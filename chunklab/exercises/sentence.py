@@ -9,7 +9,7 @@ import re
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: The boundary F1 a splitter must reach on the English gold set (``text.split(". ")`` scores 0.71).
 TARGET_F1 = 0.80
@@ -137,9 +137,5 @@ def solution_csv_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_csv_choice(choice) -> str:
     """One letter of `CSV_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in CSV_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(CSV_CHOICES)}")
-    if letter != solution_csv_choice():
-        raise ExerciseFailed(f"not {letter}: {_CSV_HINTS[letter]}")
+    pick(choice, CSV_CHOICES, _CSV_HINTS, solution_csv_choice())
     return "rows and records need a strategy of their own: notebook 09 cuts CSV between records."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..strategies import SlidingWindowChunker
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim.
 _COUNT_CASES = [(1, 5, 5), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20), (1000, 64, 1), (37203, 600, 150)]
@@ -103,9 +103,5 @@ def solution_duplicate_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_duplicate_choice(choice) -> str:
     """One letter of `DUPLICATE_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in DUPLICATE_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(DUPLICATE_CHOICES)}")
-    if letter != solution_duplicate_choice():
-        raise ExerciseFailed(f"not {letter}: {_DUPLICATE_HINTS[letter]}")
+    pick(choice, DUPLICATE_CHOICES, _DUPLICATE_HINTS, solution_duplicate_choice())
     return "sending each character once (new_text_only) gives stride 150 its passages back."

@@ -8,7 +8,7 @@ from ..models.resources import MINILM_MAX_TOKENS
 from ..strategies import TokenChunker
 from ..evaluation.truncation import MINILM_SPECIAL_TOKENS, model_token_count, unread_chars
 from ..text.length import token_spans
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 
 def _overflowing(size: int, text: str) -> int:
@@ -108,11 +108,7 @@ def solution_csv_choice() -> str:
           wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_csv_choice(choice) -> str:
     """One letter of `CSV_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in CSV_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(CSV_CHOICES)}")
-    if letter != solution_csv_choice():
-        raise ExerciseFailed(f"not {letter}: {_CSV_HINTS[letter]}")
+    pick(choice, CSV_CHOICES, _CSV_HINTS, solution_csv_choice())
     row = load_document("stations").text.splitlines()[1]
     pieces = [row[s:e] for s, e in token_spans(row, "minilm")]
     return f"one row, {len(row)} characters, is {len(pieces)} MiniLM tokens: {' '.join(pieces[:14])} ..."

@@ -7,7 +7,7 @@ import functools
 
 from ..formats.corpus import load_document
 from ..strategies.topic import TextTiler
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 #: Exercise 1's worked example: the scores and the gap whose depth the notebook computes by hand.
 DEPTH_EXAMPLE = ([0.5, 0.3, 0.1, 0.4, 0.2], 2)
@@ -119,9 +119,5 @@ def solution_tiling_choice() -> str:
           wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_tiling_choice(choice) -> str:
     """One letter of `TILING_CHOICES`."""
-    letter = str(choice).strip().upper()
-    if letter not in TILING_CHOICES:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(TILING_CHOICES)}")
-    if letter != solution_tiling_choice():
-        raise ExerciseFailed(f"not {letter}: {_TILING_HINTS[letter]}")
+    pick(choice, TILING_CHOICES, _TILING_HINTS, solution_tiling_choice())
     return "the cut counts beside the scores show it: TextTiling finds lexical shifts, far more of them than sections."

@@ -78,6 +78,22 @@ def test_persist_round_trip(tmp_path):
     assert other.misses == 1
 
 
+def test_the_cache_lives_in_the_clone_not_in_the_home(monkeypatch):
+    """From a clone, computed files go to the clone's .cache/chunklab (the README promises nothing
+    is written to the learner's home); CHUNKLAB_CACHE overrides it."""
+    import pathlib
+
+    import chunklab
+    from chunklab.models.resources import cache_dir
+
+    monkeypatch.delenv("CHUNKLAB_CACHE", raising=False)
+    clone = pathlib.Path(chunklab.__file__).resolve().parent.parent
+    assert (clone / "pyproject.toml").is_file()
+    assert cache_dir() == clone / ".cache" / "chunklab"
+    monkeypatch.setenv("CHUNKLAB_CACHE", "/somewhere/else")
+    assert cache_dir() == pathlib.Path("/somewhere/else")
+
+
 def test_default_embedder_is_shared():
     assert default_embedder() is default_embedder()
 

@@ -39,7 +39,7 @@ def cache_dir() -> pathlib.Path:
     override = os.environ.get("CHUNKLAB_CACHE")
     if override:
         return pathlib.Path(override).expanduser()
-    repo = pathlib.Path(__file__).resolve().parent.parent
+    repo = pathlib.Path(__file__).resolve().parents[2]  # chunklab/models/resources.py -> the clone
     if (repo / "pyproject.toml").is_file() and (repo / "chunklab").is_dir():
         return repo / ".cache" / "chunklab"
     return pathlib.Path.home() / ".cache" / "chunklab"

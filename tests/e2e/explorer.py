@@ -97,7 +97,8 @@ _STATE_JS = """explorer => {
         sliders,
         boxes,
         controls,
-        shown: text ? text.textContent : '',
+        // the text itself, without the chunk labels (cl-mark) drawn at chunk starts
+        shown: text ? [...text.children].filter(el => !el.classList.contains('cl-mark')).map(el => el.textContent).join('') : '',
         params: JSON.parse(view.dataset.params),
         nchunks: Number(view.dataset.nchunks),
         error: view.dataset.error ?? null,

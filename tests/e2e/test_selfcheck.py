@@ -26,7 +26,7 @@ def test_working_fixture_passes(lab, browser, shots) -> None:
 @pytest.mark.parametrize(
     "fixture, expected",
     [
-        # spans() raises for size > 500: the view stays behind the slider; the traceback is in the Log Console.
+        # spans() raises for size > 700 (it opens at 600): the view stays behind the slider; the traceback is in the Log Console.
         ("broken_callback_raises.ipynb", ["the view did not follow the slider", "RuntimeError: deliberate failure"]),
         # spans() ignores chunk_size: the view follows the readout but the spans stay put.
         ("broken_frozen_boundaries.ipynb", ["but the chunk boundaries did not change"]),

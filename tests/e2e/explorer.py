@@ -91,14 +91,14 @@ _STATE_JS = """explorer => {
         value: box.querySelector('input').value,
     }));
     const text = view.querySelector('.cl-text');
-    const segments = text ? [...text.children].filter(el => !el.classList.contains('cl-mark'))
-        .map(el => [el.dataset.chunks ?? '-', el.textContent.length]) : [];
+    // the text's pieces, without the chunk labels (cl-mark) drawn at chunk starts
+    const pieces = text ? [...text.children].filter(el => !el.classList.contains('cl-mark')) : [];
+    const segments = pieces.map(el => [el.dataset.chunks ?? '-', el.textContent.length]);
     return {
         sliders,
         boxes,
         controls,
-        // the text itself, without the chunk labels (cl-mark) drawn at chunk starts
-        shown: text ? [...text.children].filter(el => !el.classList.contains('cl-mark')).map(el => el.textContent).join('') : '',
+        shown: pieces.map(el => el.textContent).join(''),
         params: JSON.parse(view.dataset.params),
         nchunks: Number(view.dataset.nchunks),
         error: view.dataset.error ?? null,

@@ -12,6 +12,7 @@ from chunklab.evaluation.budget import (
     BUDGET_METRICS,
     ROW_COLUMNS,
     Comparison,
+    combine,
     Golden,
     Meter,
     budget_scores,
@@ -284,6 +285,16 @@ def test_context_is_indexed_but_not_sent():
     assert rows.loc["headed + context", "sent"] == rows.loc["headed", "sent"] == 40.0  # the context costs nothing
     assert rows.loc["headed", "answered"] == 1.0  # BM25 finds "zebra" in the text itself too
     assert bool(result.chunkings.loc["headed + context", "context"])
+
+
+def test_the_comparison_keeps_each_chunking_s_chunks_once_and_combine_joins_them():
+    text = "alpha beta gamma delta " * 3
+    q = [question("q", 0, 5, text=text)]
+    first = compare({"ten": Blocks(10)}, [doc(text=text)], q, retrievers=("bm25",), budget=[20], progress=False)
+    assert [c.text for c in first.chunks["ten"]] == [c.text for c in Blocks(10)(text, source="d")]
+    assert all(text[c.start:c.end] == c.text for c in first.chunks["ten"])
+    second = compare({"words": Words(2)}, [doc(text=text)], q, retrievers=("bm25",), budget=[20], progress=False)
+    assert list(combine(first, second).chunks) == ["ten", "words"]
 
 
 def test_every_chunking_sends_the_same_amount_of_text():

@@ -390,3 +390,21 @@ def test_compare_both_context_settings_from_one_chunking():
     assert by_label.loc["headed", "recall"] == 0.0 and by_label.loc["headed + context", "recall"] == 1.0
     with pytest.raises(ValueError, match="use_context"):
         compare(chunkers, docs, [question], retrievers=("bm25",), progress=False, use_context="yes")
+
+
+def test_top_k_is_the_head_of_a_stable_full_sort_ties_to_the_lower_index():
+    from chunklab.evaluation.retrieval import _top_k
+
+    def full_sort(scores, k, mask):
+        order = [i for i in np.argsort(-scores, kind="stable") if mask is None or mask[i]]
+        return [int(i) for i in order[:k]]
+
+    assert _top_k(np.array([1.0, 3.0, 3.0, 2.0, 3.0]), 2) == [1, 2]  # three-way tie at the top
+    assert _top_k(np.array([1.0, 3.0, 3.0]), 2, np.array([True, False, True])) == [2, 0]
+    rng = np.random.default_rng(7)
+    for trial in range(2000):
+        n = int(rng.integers(0, 30))
+        scores = rng.integers(0, 4, n).astype(np.float32) if trial % 2 else rng.random(n).astype(np.float32)
+        mask = rng.random(n) < 0.5 if trial % 3 == 0 else None
+        k = int(rng.integers(0, 35))
+        assert _top_k(scores, k, mask) == full_sort(scores, k, mask)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklab.core import ParameterError
-from chunklab.evaluation.truncation import model_token_count, truncation_table, unread_chars
+from chunklab.evaluation.truncation import model_token_count, truncation_of, truncation_table, unread_chars
 from chunklab.models.resources import hf_tokenizer, tiktoken_encoding
 from chunklab.strategies import FixedSizeChunker, TokenChunker
 from chunklab.strategies.token import (
@@ -257,3 +257,7 @@ def test_model_window_and_truncation():
     table = truncation_table({"token 254": TokenChunker(chunk_size=254), "fixed 3000": FixedSizeChunker(chunk_size=3000)}, [doc])
     assert table.loc["token 254", "truncated"] == 0 and table.loc["token 254", "max_tokens_seen"] <= 256
     assert table.loc["fixed 3000", "truncated"] > 0 and table.loc["fixed 3000", "unread_share"] > 0
+    # The same numbers from chunks already made (as `compare` keeps them), without chunking again.
+    made = {"fixed 3000": FixedSizeChunker(chunk_size=3000)(doc.text, source=doc.name)}
+    assert truncation_of(made).loc["fixed 3000"].equals(table.loc["fixed 3000"])
+    assert truncation_of({}).empty

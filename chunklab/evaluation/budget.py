@@ -25,13 +25,16 @@ them (a variant measured later beside the main run).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence
 
 import numpy as np
 
 from ..text.length import TokenizerLike, count_tokens, token_span_array
 from ..text.spans import CharCounter, Span, intersection, union
+
+if TYPE_CHECKING:
+    from ..core import Chunk
 
 __all__ = [
     "BUDGET_METRICS",
@@ -225,6 +228,10 @@ class Comparison:
         (cutting at every budget and computing the metrics).
     budget_unit, tokenizer:
         What a budget counts (`tokenizer` only matters for ``"tokens"``).
+    chunks:
+        The chunks each chunking made, by its label without context (every document's chunks, in
+        document order), so a later view (e.g. `chunklab.evaluation.truncation.truncation_of`)
+        need not chunk the corpus again.
     """
 
     rows: Any
@@ -232,6 +239,7 @@ class Comparison:
     timings: Any
     budget_unit: BudgetUnit = "chars"
     tokenizer: TokenizerLike = "minilm"
+    chunks: Mapping[str, Sequence[Chunk]] = field(default_factory=dict)
 
     def unit_label(self) -> str:
         """The budget unit in words: ``"characters"`` or e.g. ``"minilm tokens"``."""
@@ -265,4 +273,5 @@ def combine(*results: Comparison) -> Comparison:
         timings=pd.concat([r.timings for r in results], ignore_index=True),
         budget_unit=first.budget_unit,
         tokenizer=first.tokenizer,
+        chunks={label: chunks for r in results for label, chunks in r.chunks.items()},
     )

@@ -323,7 +323,7 @@ def compare(
     sources = {doc.name: doc.text for doc in pool.docs}
     queries = [q["question"] for q in questions]
 
-    chunkings, timings = [], []
+    chunkings, timings, made = [], [], {}
     bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
     try:
         for label, chunker in labelled.items():
@@ -336,6 +336,7 @@ def compare(
             spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
             spans = spans.reshape(-1, 2)
             flat = [c for _, c in chunks]
+            made[label] = flat
             allowed = [where(q, flat) for q in questions] if where is not None else None
             depth = view.start(chunks, spans)
             for with_context, row_label in _context_settings(use_context, label, flat):
@@ -358,7 +359,7 @@ def compare(
     if isinstance(view, _BudgetView):
         return Comparison(
             rows=pd.DataFrame(view.columns), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
-            timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer,
+            timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer, chunks=made,
         )
     table = pd.DataFrame(view.rows)
     return table if per_question else summarize(table)

@@ -43,11 +43,16 @@ def _top_k(scores: np.ndarray, k: int, mask: np.ndarray | None = None) -> list[i
     """Indices of the `k` highest scores, best first; ties go to the lower index.
 
     With a `mask`, only indices where it is True are candidates (so fewer than `k` may come back).
+    Only the candidates scoring at least the `k`-th best score are sorted (all of them on a tie), so
+    a ranking costs little more than a pass over the scores when `k` is small.
     """
-    order = np.argsort(-scores, kind="stable")
-    if mask is not None:
-        order = order[np.asarray(mask, dtype=bool)[order]]
-    return [int(i) for i in order[:k]]
+    candidates = np.arange(len(scores)) if mask is None else np.flatnonzero(np.asarray(mask, dtype=bool))
+    values = scores[candidates]
+    if 0 < k < len(values):
+        kth = np.partition(values, len(values) - k)[len(values) - k]
+        keep = np.flatnonzero(values >= kth)
+        candidates, values = candidates[keep], values[keep]
+    return candidates[np.argsort(-values, kind="stable")[:k]].tolist()
 
 
 def allowed_masks(allowed: Allowed, n_queries: int) -> list[np.ndarray | None]:

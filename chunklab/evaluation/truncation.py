@@ -14,7 +14,7 @@ from ..models.resources import MINILM_MAX_TOKENS
 from ..text.length import TokenizerLike, count_tokens, token_spans
 from .comparison import default_chunkers
 
-__all__ = ["MINILM_SPECIAL_TOKENS", "model_token_count", "truncation_table", "unread_chars"]
+__all__ = ["MINILM_SPECIAL_TOKENS", "model_token_count", "truncation_of", "truncation_table", "unread_chars"]
 
 #: all-MiniLM-L6-v2 wraps every input in ``[CLS] ... [SEP]``: two of its 256 positions.
 MINILM_SPECIAL_TOKENS = 2
@@ -51,36 +51,50 @@ def truncation_table(
     """For each chunker, how many of its chunks an embedding model would silently truncate.
 
     Every chunker (default: every registered one with its defaults) chunks every document
-    (default: the whole corpus); a chunk is truncated when its tokens plus `special_tokens` exceed
-    `max_tokens` (all-MiniLM-L6-v2 in sentence-transformers: 256 word pieces, ``[CLS]`` and
-    ``[SEP]`` included). Returns a DataFrame, one row per chunker: ``chunks``, ``truncated``,
-    ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens included),
-    ``unread_share`` (characters the model never reads ÷ characters indexed).
+    (default: the whole corpus), then `truncation_of` measures the chunks (all-MiniLM-L6-v2 in
+    sentence-transformers by default: 256 word pieces, ``[CLS]`` and ``[SEP]`` included).
     """
-    import pandas as pd
-
     if chunkers is None:
         chunkers = default_chunkers()
     documents = [
         load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents("dev"))
     ]
+    chunks = {label: [c for doc in documents for c in chunker(doc.text, source=doc.name)]
+              for label, chunker in chunkers.items()}
+    return truncation_of(chunks, max_tokens, tokenizer, special_tokens)
+
+
+def truncation_of(
+    chunks: Mapping[str, Sequence[Chunk]],
+    max_tokens: int = MINILM_MAX_TOKENS,
+    tokenizer: TokenizerLike = "minilm",
+    special_tokens: int = MINILM_SPECIAL_TOKENS,
+) -> Any:
+    """For each label's chunks (e.g. a `Comparison`'s ``chunks``, so nothing is chunked twice), how
+    many an embedding model would silently truncate: a chunk is truncated when its tokens plus
+    `special_tokens` exceed `max_tokens`. Returns a DataFrame, one row per label: ``chunks``,
+    ``truncated``, ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens
+    included), ``unread_share`` (characters the model never reads ÷ characters indexed).
+    """
+    import pandas as pd
+
     rows = []
-    for label, chunker in chunkers.items():
-        chunks: list[Chunk] = [c for doc in documents for c in chunker(doc.text, source=doc.name)]
-        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in chunks]
+    for label, made in chunks.items():
+        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in made]
         unread = sum(
             unread_chars(c.text, max_tokens, tokenizer, special_tokens)
-            for c, n in zip(chunks, lengths)
+            for c, n in zip(made, lengths)
             if n > max_tokens
         )
-        indexed = sum(len(c) for c in chunks)
+        indexed = sum(len(c) for c in made)
         truncated = sum(n > max_tokens for n in lengths)
         rows.append({
             "chunker": label,
-            "chunks": len(chunks),
+            "chunks": len(made),
             "truncated": truncated,
-            "share_truncated": truncated / len(chunks) if chunks else 0.0,
+            "share_truncated": truncated / len(made) if made else 0.0,
             "max_tokens_seen": max(lengths, default=0),
             "unread_share": unread / indexed if indexed else 0.0,
         })
-    return pd.DataFrame(rows).set_index("chunker")
+    return pd.DataFrame(rows, columns=["chunker", "chunks", "truncated", "share_truncated", "max_tokens_seen",
+                                       "unread_share"]).set_index("chunker")

@@ -18,6 +18,7 @@ from chunklab.strategies.entity import (
     entity_mentions,
     join_across_entities,
     move_out_of_entities,
+    persist_mentions,
 )
 from chunklab.text.length import count_tokens
 
@@ -54,6 +55,34 @@ def test_questions_read_by_a_filter_do_not_evict_a_document(article):
         entity_mentions(f"which sensor failed in week {i}?")
     entity_mentions(article)
     assert _mentions.cache_info().misses == misses + 400, "the document's mentions are still cached"
+
+
+def test_persisted_mentions_serve_a_new_run_without_the_model(tmp_path, monkeypatch):
+    import chunklab.models.resources as resources
+    from chunklab.strategies import entity
+
+    path = tmp_path / "mentions.json"
+    monkeypatch.setattr(entity, "_FILE", entity._MentionFile())
+    persist_mentions(path)
+    _mentions.cache_clear()
+    found = entity_mentions(STORY)
+    assert [m.text for m in found][:2] == ["Marie Curie", "Paris"]
+    entity._FILE.flush()
+    assert path.is_file() and "Marie" not in path.read_text(), "texts are keyed by a hash, not stored"
+
+    # A new run: empty in-memory caches, the file opened again, and no spaCy at all.
+    monkeypatch.setattr(entity, "_FILE", entity._MentionFile())
+    persist_mentions(path)
+    _mentions.cache_clear()
+    monkeypatch.setattr(resources, "spacy_ner", lambda: pytest.fail("the model ran for a stored text"))
+    assert entity_mentions(STORY) == found
+
+    # Mentions stored by another pipeline release are ignored.
+    monkeypatch.setattr(resources, "spacy_ner_release", lambda: "another pipeline 9.9")
+    monkeypatch.setattr(entity, "_FILE", entity._MentionFile())
+    persist_mentions(path)
+    assert entity._FILE.found == {}
+    _mentions.cache_clear()
 
 
 def test_boundary_helpers():

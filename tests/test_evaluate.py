@@ -408,3 +408,18 @@ def test_top_k_is_the_head_of_a_stable_full_sort_ties_to_the_lower_index():
         mask = rng.random(n) < 0.5 if trial % 3 == 0 else None
         k = int(rng.integers(0, 35))
         assert _top_k(scores, k, mask) == full_sort(scores, k, mask)
+
+
+def test_bm25_tokens_are_bm25s_own_tokens_on_the_corpus():
+    import bm25s
+
+    from chunklab import list_documents, load_document
+    from chunklab.evaluation.retrieval import _stem, bm25_tokens
+
+    texts = [c.text for name in list_documents("all") for c in FixedSizeChunker(chunk_size=300)(load_document(name).text)]
+    texts += ["", "a I", "Ça coûte 12 €; naïve CAFÉ’s résumé", "x_y __init__ CamelCase DATA2026", "\u00a0\t\r\n"]
+    for stem in (True, False):
+        ours = bm25_tokens(texts, stem)
+        theirs = bm25s.tokenize(texts, stopwords="en", return_ids=False, show_progress=False,
+                                stemmer=(lambda words: [_stem(w) for w in words]) if stem else None)
+        assert ours == theirs

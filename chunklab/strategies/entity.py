@@ -4,7 +4,8 @@ Three pieces, each usable on its own:
 
 * `entity_mentions`: the named entities of a text with exact offsets, from spaCy's trained English
   pipeline (offline, `chunklab.models.resources.spacy_ner`), run with nothing but its NER component,
-  batched over pieces of the text with ``nlp.pipe`` and cached per text;
+  batched over pieces of the text with ``nlp.pipe`` and cached per text (across runs too, in a
+  file, after `persist_mentions`);
 * `move_out_of_entities` and `join_across_entities`: the boundary helpers any chunker can use so
   that no chunk boundary falls inside a mention;
 * `EntityChunker`: runs of consecutive sentences that share an entity become one chunk (or, as the
@@ -14,8 +15,14 @@ Three pieces, each usable on its own:
 
 from __future__ import annotations
 
+import atexit
 import functools
+import hashlib
+import json
+import os
+import pathlib
 import re
+import tempfile
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -39,6 +46,7 @@ __all__ = [
     "entity_mentions",
     "join_across_entities",
     "move_out_of_entities",
+    "persist_mentions",
 ]
 
 #: The labels of spaCy's English pipelines (OntoNotes 5) that name something: people, groups,
@@ -74,6 +82,64 @@ def _pieces(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, _, _ in pack(text, sentence_spans(text), PIECE_CHARS)]
 
 
+class _MentionFile:
+    """The mentions found so far, by text, kept in a JSON file between runs (see `persist_mentions`)."""
+
+    def __init__(self) -> None:
+        self.path: pathlib.Path | None = None
+        self.found: dict[str, list[list[Any]]] = {}
+        self.saved = 0
+
+    @staticmethod
+    def key(text: str, every_piece: bool) -> str:
+        return f"{int(every_piece)}:{hashlib.blake2b(text.encode('utf-8'), digest_size=16).hexdigest()}"
+
+    def get(self, text: str, every_piece: bool) -> tuple[Mention, ...] | None:
+        rows = self.found.get(self.key(text, every_piece))
+        return None if rows is None else tuple(Mention(s, e, label, text[s:e]) for s, e, label in rows)
+
+    def put(self, text: str, every_piece: bool, mentions: Sequence[Mention]) -> None:
+        if self.path is not None:
+            self.found[self.key(text, every_piece)] = [[m.start, m.end, m.label] for m in mentions]
+
+    def open(self, path: pathlib.Path) -> None:
+        from ..models.resources import spacy_ner_release
+
+        self.flush()
+        self.path, self.found = path, {}
+        if path.is_file():
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            if stored.get("pipeline") == spacy_ner_release():
+                self.found = stored["mentions"]
+        self.saved = len(self.found)
+
+    def flush(self) -> None:
+        """Write the file (atomically: a temporary file, then a rename) if it lacks a text's mentions."""
+        from ..models.resources import spacy_ner_release
+
+        if self.path is None or len(self.found) == self.saved:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, suffix=".json", delete=False,
+                                         encoding="utf-8") as tmp:
+            json.dump({"pipeline": spacy_ner_release(), "mentions": self.found}, tmp)
+        os.replace(tmp.name, self.path)
+        self.saved = len(self.found)
+
+
+_FILE = _MentionFile()
+atexit.register(_FILE.flush)
+
+
+def persist_mentions(path: str | os.PathLike) -> None:
+    """Keep the mentions `entity_mentions` finds in the JSON file `path` too, so that a new run (a
+    notebook restarted, a script run again) does not run spaCy on a text it has already read: what
+    the file holds is loaded now, and the file is written when the interpreter exits (or when another
+    file is opened). The file records which spaCy pipeline found the mentions (package and version);
+    mentions found by another one are ignored. Texts are keyed by a hash, not stored."""
+    _FILE.open(pathlib.Path(path))
+
+
 # Room for every document of a corpus and every question a filter reads: with a small cache, the
 # questions of one `compare(..., where=entity_filter)` evicted the documents, and the next chunking
 # of a document ran the model again.
@@ -84,6 +150,9 @@ def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
     pipeline finds a named entity in 1 of 75 such sentences (a false one)."""
     from ..models.resources import spacy_ner
 
+    stored = _FILE.get(text, every_piece)
+    if stored is not None:
+        return stored
     nlp = spacy_ner()
     pieces = [(s, e) for s, e in _pieces(text) if every_piece or _has_upper(text[s:e])]
     nlp.max_length = max(nlp.max_length, PIECE_CHARS * 2)
@@ -94,6 +163,7 @@ def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
                 start, end = trim_span(text, offset + ent.start_char, offset + ent.end_char)
                 if start < end:
                     found.append(Mention(start, end, ent.label_, text[start:end]))
+    _FILE.put(text, every_piece, found)
     return tuple(found)
 
 

@@ -58,6 +58,8 @@ _UP_TO_CJK = re.compile(r".*[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaf
 # Where an inline list marker may end: a bullet (with its number: "• 10."), a closing bracket, a
 # full stop after a digit (one character class first, as in `_CANDIDATE`).
 _ITEM_END = re.compile(r"[•).](?:(?<=•)(?:[ \t]+\d{1,3}[.)]\)?)?|(?<=\))|(?<=\d\.))")
+# `_ITEM_END` other than a bullet, with a space or tab after it (one character class first too).
+_LABEL_END = re.compile(r"[).](?:(?<=\))|(?<=\d\.))(?=[ \t])")
 # A whole marker before such an end, from the whitespace before it: a label in brackets ("1.)",
 # "2)", "b)", "(iv)") or a bare number ("2.").
 _LABEL = re.compile(r"\(?(?P<label>\d{1,2}|[a-z]|[ivx]{2,4})\.?\)|(?P<number>\d{1,2})\.")
@@ -188,7 +190,9 @@ def _closing_ends(text: str, head: int, dot: int, word: str, rules: SentenceRule
 def _inline_items(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     """The spans of the markers of inline list items in ``text[start:stop]`` (see the module docstring)."""
     bullets, labels = [], []
-    for m in _ITEM_END.finditer(text, start, stop):
+    # Without a bullet, only the ends with a space or tab after them are read (the same ends).
+    ends = _ITEM_END if text.find("•", start, stop) >= 0 else _LABEL_END
+    for m in ends.finditer(text, start, stop):
         end = m.end()
         if text[end : end + 1] not in (" ", "\t"):
             continue

@@ -97,7 +97,7 @@ class _WordPieces:
     def __init__(self, encoding: Any, length: int) -> None:
         self.encoding = encoding
         self.length = length
-        self.count = len(encoding.ids)
+        self.count = len(encoding)  # the number of tokens, without listing their ids
 
     @functools.cached_property
     def table(self) -> np.ndarray:

@@ -74,11 +74,11 @@ def test_cl100k_token_starts_are_tiktokens_own(text):
     """The array arithmetic behind `token_spans` for tiktoken gives `decode_with_offsets`' offsets,
     tokens that start inside a multi-byte character included."""
     from chunklab.models.resources import tiktoken_encoding
-    from chunklab.text.length import _tiktoken_starts
+    from chunklab.text.length import _tiktoken_bounds
 
     encoding = tiktoken_encoding()
     ids = encoding.encode_ordinary(text)
-    assert _tiktoken_starts(encoding, ids, text).tolist() == encoding.decode_with_offsets(ids)[1]
+    assert _tiktoken_bounds(encoding, ids, text).tolist() == [*encoding.decode_with_offsets(ids)[1], len(text)]
 
 
 @pytest.mark.parametrize("text", ["<|endoftext|> is text here", "lone \ud800 surrogate, pair \ud83d\ude00 and é", ""])

@@ -20,7 +20,8 @@ from typing import Any, Callable, Iterator, NamedTuple
 import numpy as np
 
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import TokenizerLike, check_tokenizer, count_tokens, token_span_array
+from ..models.resources import tiktoken_encoding
+from ..text.length import TokenizerLike, check_tokenizer, count_tokens, tiktoken_bounds, token_span_array
 from ..text.pack import fit
 from ..text.spans import containing, span_array, trim_span
 from ..text.words import word_spans
@@ -63,6 +64,8 @@ _SPLITS[_DIGIT, [_LETTER, _SYMBOL, _SPACE, _BREAK]] = True
 _SPLITS[_SYMBOL, [_DIGIT, _SPACE]] = True
 _SPLITS[_OTHER, _SPACE] = True
 _PAIR_SPLITS = _SPLITS.ravel()  # indexed by x * 7 + y
+#: `_SPLITS` for two ASCII characters ``x y``, indexed by ``ord(x) + 256 * ord(y)``.
+_ASCII_PAIR_SPLITS = _SPLITS[_CLASSES[np.arange(1 << 16) & 0xFF], _CLASSES[np.arange(1 << 16) >> 8]]
 
 
 class _Tokens(NamedTuple):
@@ -94,7 +97,7 @@ class _WordPieces:
     def __init__(self, encoding: Any, length: int) -> None:
         self.encoding = encoding
         self.length = length
-        self.count = len(encoding.ids)
+        self.count = len(encoding)  # the number of tokens, without listing their ids
 
     @functools.cached_property
     def table(self) -> np.ndarray:
@@ -160,7 +163,7 @@ def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
     starts = memoryview(tokens.bounds)  # Python ints, read without making numpy scalars
     table, exact = tokens.table, tokens.exact or b""
     return _Cuts(len(starts) - 1, starts.__getitem__, lambda k: int(table[k, 1]), lambda k: exact[k] == 1,
-                 lambda low, high: exact.find(_CUT, low, high), lambda low, high: exact.rfind(_CUT, low, high))
+                 functools.partial(exact.find, _CUT), functools.partial(exact.rfind, _CUT))
 
 
 @functools.lru_cache(maxsize=8)
@@ -178,10 +181,13 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
         from ..models.resources import hf_tokenizer
 
         return _WordPieces(hf_tokenizer("minilm").backend_tokenizer.encode(text, add_special_tokens=False), len(text))
+    if _pretokenizes_like_cl100k(tokenizer):
+        bounds = tiktoken_bounds(text, tokenizer if not isinstance(tokenizer, str) else tiktoken_encoding())
+        # tiktoken's tokens tile the text: token k spans bounds[k:k + 2] (a view, nothing copied)
+        table = np.ndarray((len(bounds) - 1, 2), bounds.dtype, bounds, 0, (bounds.itemsize,) * 2)
+        return _Tokens(table, bounds, _bpe_cuts(text, bounds), True)
     table = token_span_array(text, tokenizer)
-    exact = _bpe_cuts(text, table[:, 0]) if _pretokenizes_like_cl100k(tokenizer) else None
-    bounds = np.append(table[:, 0], len(text))
-    return _Tokens(table, bounds, None if exact is None else exact.tobytes(), True)
+    return _Tokens(table, np.append(table[:, 0], len(text)), None, True)
 
 
 @functools.lru_cache(maxsize=16)
@@ -190,17 +196,15 @@ def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
     if isinstance(tokenizer, str):
         if tokenizer != "cl100k":
             return False
-        from ..models.resources import tiktoken_encoding
-
         tokenizer = tiktoken_encoding()
     return getattr(tokenizer, "_pat_str", None) == CL100K_PATTERN
 
 
-def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
-    r"""Which cuts before the cl100k tokens starting at `starts` are exact (see `_Tokens`): a cut at
-    position ``p`` is exact when, for every ``a <= p <= b``, ``text[a:b]`` takes exactly the tokens
-    of ``text[a:p]`` followed by those of ``text[p:b]``. The document's tokens between two exact
-    cuts are then the tokens of the text between them, tokenized alone.
+def _bpe_cuts(text: str, bounds: np.ndarray) -> bytes | None:
+    r"""Which cuts before the cl100k tokens starting at `bounds` (then the text's end) are exact, as
+    `_Tokens.exact`: a cut at position ``p`` is exact when, for every ``a <= p <= b``, ``text[a:b]``
+    takes exactly the tokens of ``text[a:p]`` followed by those of ``text[p:b]``. The document's
+    tokens between two exact cuts are then the tokens of the text between them, tokenized alone.
 
     Why: tiktoken splits a text into pieces with `CL100K_PATTERN` and runs BPE inside each piece on
     its own. Every character can begin a match, so the pieces tile the text, each starting where
@@ -221,18 +225,22 @@ def _bpe_cuts(text: str, starts: np.ndarray) -> np.ndarray | None:
     can only miss a cut, never invent one. None for a text with lone surrogates (tiktoken replaces
     them, and its offsets then drift from the text's).
     """
+    if len(bounds) < 3:  # no cut between two tokens
+        return _CUT * len(bounds)
+    at = bounds[1:-1]
+    if text.isascii():
+        # One 16-bit number per character and the one before it, read from the bytes in place.
+        data = b"\x00" + text.encode("ascii")
+        pairs = np.ndarray((len(text),), "<u2", data, 0, (1,))
+        return _CUT + _ASCII_PAIR_SPLITS.take(pairs.take(at)).tobytes() + _CUT
     try:
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     except UnicodeEncodeError:
         return None
-    exact = np.empty(len(starts) + 1, dtype=bool)
-    exact[0] = exact[-1] = True  # the start and the end of the text
     # A token that begins inside a character (the first one's included, at 0) "starts" at that
     # character, which is not ASCII: no cut is ever made before it.
-    at = starts[1:]
     first, before = _CLASSES.take(codes[at], mode="clip"), _CLASSES.take(codes[at - 1], mode="clip")
-    exact[1:-1] = _PAIR_SPLITS[before * len(_SPLITS) + first]
-    return exact
+    return _CUT + _PAIR_SPLITS[before * len(_SPLITS) + first].tobytes() + _CUT
 
 
 def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -58,6 +58,7 @@ __all__ = [
     "count_words",
     "length_function",
     "span_measure",
+    "tiktoken_bounds",
     "token_span_array",
     "token_spans",
 ]
@@ -201,11 +202,10 @@ def token_span_array(text: str, tokenizer: TokenizerLike = "minilm") -> np.ndarr
     if kind == "wordpiece":
         return span_array(model.encode(text, add_special_tokens=False).offsets)
     if kind == "tiktoken":
-        starts = _tiktoken_starts(model, _tiktoken_ids(model, text), text)
-        table = np.empty((len(starts), 2), dtype=np.int64)
-        table[:, 0] = starts
-        table[:-1, 1] = starts[1:]  # a token ends where the next one starts (starts never decrease)
-        table[-1:, 1] = len(text)
+        bounds = tiktoken_bounds(text, model)
+        table = np.empty((len(bounds) - 1, 2), dtype=np.int64)
+        table[:, 0] = bounds[:-1]
+        table[:, 1] = bounds[1:]  # a token ends where the next one starts (starts never decrease)
         return table
     _, spans = _function_tokens(model, text)
     if spans is None:
@@ -229,33 +229,45 @@ def _tiktoken_ids(model: Any, text: str) -> np.ndarray:
     return np.asarray(model.encode_ordinary(text), dtype=np.int64)
 
 
-def _tiktoken_starts(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> np.ndarray:
-    """The character offset at which each token of `ids` (the tokens of `text`) starts: exactly the
-    offsets of tiktoken's ``decode_with_offsets`` (a token that begins inside a character starts at
-    that character), found with arrays instead of one Python step per token (that loop was two
-    thirds of chunking in cl100k tokens). The bytes the tokens decode to are the text's UTF-8, so
-    the text is encoded instead of the tokens decoded; in an ASCII text every byte is a character.
+def tiktoken_bounds(text: str, model: Any) -> np.ndarray:
+    """Where each token of `text` starts for the tiktoken encoding `model`, then the end of the text
+    (``n + 1`` offsets; tiktoken's tokens tile the text, so token ``k`` spans ``bounds[k:k + 2]``):
+    the starts of `token_spans` without the ``(n, 2)`` table."""
+    return _tiktoken_bounds(model, _tiktoken_ids(model, text), text)
+
+
+_ZERO = np.zeros(1, dtype=np.int64)
+_BYTE_API = ("decode_bytes", "decode_single_token_bytes", "n_vocab")
+
+
+def _tiktoken_bounds(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> np.ndarray:
+    """The character offset at which each token of `ids` (the tokens of `text`) starts, then
+    ``len(text)``: exactly the offsets of tiktoken's ``decode_with_offsets`` (a token that begins
+    inside a character starts at that character), found with arrays instead of one Python step per
+    token (that loop was two thirds of chunking in cl100k tokens). The bytes the tokens decode to
+    are the text's UTF-8, so the text is encoded instead of the tokens decoded; in an ASCII text
+    every byte is a character, and the offsets are the running sum of the tokens' byte lengths.
     Objects without tiktoken's byte-level API fall back to ``decode_with_offsets``."""
     ids = np.asarray(ids)
     if not len(ids):
-        return np.zeros(0, dtype=np.int64)
-    if not all(hasattr(model, name) for name in ("decode_bytes", "decode_single_token_bytes", "n_vocab")):
-        return np.asarray(model.decode_with_offsets(ids.tolist())[1], dtype=np.int64)
+        return np.full(1, len(text), dtype=np.int64)
+    if not all(hasattr(model, name) for name in _BYTE_API):
+        return np.append(np.asarray(model.decode_with_offsets(ids.tolist())[1], dtype=np.int64), len(text))
     lengths = _token_byte_lengths(model)[ids]
+    if text.isascii():
+        return np.concatenate((_ZERO, lengths.cumsum()))
     first_byte = lengths.cumsum() - lengths
     try:
         utf8 = text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates, which tiktoken encoded as U+FFFD
         utf8 = model.decode_bytes(ids.tolist())
-    if len(utf8) == len(text):
-        return first_byte
     data = np.frombuffer(utf8, dtype=np.uint8)
     continuation = ((data & 0xC0) == 0x80).nonzero()[0]  # UTF-8 bytes that do not start a character
     # a continuation byte lies before the first byte of every token after the last one starting at or before it
     after = first_byte.searchsorted(continuation, side="right")
     chars_before = first_byte - np.bincount(after, minlength=len(first_byte) + 1).cumsum()[:-1]
     inside = (data[first_byte] & 0xC0) == 0x80  # a token that begins inside a character starts at it
-    return chars_before - inside
+    return np.append(chars_before - inside, len(text))
 
 
 @functools.lru_cache(maxsize=4)

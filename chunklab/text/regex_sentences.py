@@ -58,9 +58,15 @@ _UP_TO_CJK = re.compile(r".*[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaf
 # Where an inline list marker may end: a bullet (with its number: "• 10."), a closing bracket, a
 # full stop after a digit (one character class first, as in `_CANDIDATE`).
 _ITEM_END = re.compile(r"[•).](?:(?<=•)(?:[ \t]+\d{1,3}[.)]\)?)?|(?<=\))|(?<=\d\.))")
+# `_ITEM_END` other than a bullet, with a space or tab after it (one character class first too).
+_LABEL_END = re.compile(r"[).](?:(?<=\))|(?<=\d\.))(?=[ \t])")
 # A whole marker before such an end, from the whitespace before it: a label in brackets ("1.)",
 # "2)", "b)", "(iv)") or a bare number ("2.").
 _LABEL = re.compile(r"\(?(?P<label>\d{1,2}|[a-z]|[ivx]{2,4})\.?\)|(?P<number>\d{1,2})\.")
+# A label that is a whole word: after whitespace (the block itself starts after whitespace), up to
+# where the search ends, of at most `_LABEL_CHARS` characters ("(viii.)").
+_LABEL_WORD = re.compile(rf"(?<!\S)(?:{_LABEL.pattern})\Z")
+_LABEL_CHARS = 7
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
 # Look back at most this many characters for the words before a full stop.
 _LOOKBACK = 48
@@ -119,12 +125,16 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
         return True
     if not text[end : end + 1].isspace() and not token.isalpha():
         return False  # a stop glued to the next word ends a sentence only after a plain word
-    if len(token) > 3 and token.isalpha() and (len(words) < 2 or len(words[-2]) > 3):
-        # The usual case, answered early: a word of letters only, four or more, with no short word
-        # before it that could begin an abbreviation of several words. Only the tables can make
-        # its stop an abbreviation's (the checks below, for a key that is the word lowercased).
+    if len(token) > 1 and token.isalpha():
+        # The usual case, answered early: a word of letters only. Only the tables can make its
+        # stop an abbreviation's (the checks below): a key that ends with the word lowercased (of
+        # one word, or of several: "et al"), a suffix, or for a short word the first part of an
+        # abbreviation written in several words ("z. B.").
         key = token.lower()
-        if key not in rules.known and not (rules.suffixes and key.endswith(rules.suffixes)):
+        if not (rules.suffixes and key.endswith(rules.suffixes)) and (
+            key not in rules.endings
+            or (len(token) > 3 and key not in rules.known and (len(words) < 2 or len(words[-2]) > 3))
+        ) and (len(token) > 3 or not word or normalise(f"{token}.{word.rstrip('.')}") not in rules.known):
             return True
     previous = words[-2] if len(words) > 1 else ""
     # The first part of an abbreviation written in several words ("z. B.", "EE. UU.", "т. д.").
@@ -180,19 +190,20 @@ def _closing_ends(text: str, head: int, dot: int, word: str, rules: SentenceRule
 def _inline_items(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     """The spans of the markers of inline list items in ``text[start:stop]`` (see the module docstring)."""
     bullets, labels = [], []
-    for m in _ITEM_END.finditer(text, start, stop):
+    # Without a bullet, only the ends with a space or tab after them are read (the same ends).
+    ends = _ITEM_END if text.find("•", start, stop) >= 0 else _LABEL_END
+    for m in ends.finditer(text, start, stop):
         end = m.end()
         if text[end : end + 1] not in (" ", "\t"):
             continue
         if m.group().startswith("•"):
             bullets.append(m.span())
             continue
-        begin = end - 1
-        while begin > start and end - begin <= 6 and not text[begin - 1].isspace():
-            begin -= 1
-        label = _LABEL.fullmatch(text, begin, end)
-        if label is None or (begin > start and not text[begin - 1].isspace()):
+        # The whole word before the end (what follows whitespace), if it is a label.
+        label = _LABEL_WORD.search(text, max(start, end - _LABEL_CHARS), end)
+        if label is None:
             continue
+        begin = label.start()
         if not (_NEXT.match(text, end, stop).group("word") or "")[:1].isupper():
             continue  # "(i) the gauge was badly placed, (ii) ...": an enumeration inside a sentence
         near = max(start, begin - _LOOKBACK)

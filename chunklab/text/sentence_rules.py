@@ -72,6 +72,12 @@ class SentenceRules:
         """Every abbreviation of the tables (so the first part of "z. B." is known to open one)."""
         return self.titles | self.before_numbers | self.after_numbers | self.closing | self.after_names
 
+    @functools.cached_property
+    def endings(self) -> frozenset[str]:
+        """Every ending of two characters or more of the keys in `known`: a lowercased word that is
+        none of them ends no abbreviation of the tables, of one word or of several."""
+        return frozenset(key[i:] for key in self.known for i in range(len(key) - 1))
+
 
 def _words(words: str) -> frozenset[str]:
     return frozenset(words.split())

@@ -7,6 +7,7 @@ and the statistics use them to count how many sentences a chunking cuts.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import typing
@@ -45,7 +46,6 @@ METHOD_LANGUAGES: dict[str, tuple[str, ...]] = {
     "spacy_model": ("en",),
 }
 
-_LINE_BREAK = re.compile(r"\r?\n")
 # A list item's marker: a bullet (with its number: "• 9."), a number ("1." "2)") or a letter in
 # brackets ("(a)").
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•](?:[ \t]+\d{1,3}[.)])?|\d{1,3}[.)]|\([a-zA-Z0-9]{1,3}\))\s")
@@ -55,6 +55,10 @@ _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+•](?:[ \t]+\d{1,3}[.)])?|\d{1,3}[.)]|
 _UNIT_LINE = re.compile(
     rf"{_LIST_MARKER.pattern}|[ \t]*(?:\||#{{1,6}}\s|>|\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\]|={{2,}}[ \t]+\S|[—–]\s)"
 )
+# A line break before a line that may open a unit (checked again within its paragraph, whose end a
+# match must not pass), and one before a line that is not indented.
+_UNIT_AFTER_BREAK = re.compile(rf"\n(?={_UNIT_LINE.pattern})")
+_FLUSH_LINE = re.compile(r"\n(?=\S)")
 # The trained pipeline parses long blocks in windows of whole regex sentences of at most this many
 # characters: its memory grows with the length of a parsed text.
 _MODEL_WINDOW = 20_000
@@ -71,17 +75,43 @@ def sentence_blocks(text: str) -> list[tuple[int, int]]:
     hard-wrapped prose is not cut at its line ends (and neither is a heading that has no final
     punctuation and no marker: nothing marks it).
     """
-    blocks = []
+    # Every line that may open a unit, found in one scan of the text; a paragraph with none (and
+    # not opening one itself) is one block, and the others are read from one unit to the next.
+    units = [m.end() for m in _UNIT_AFTER_BREAK.finditer(text)]
+    blocks, k = [], 0
     for start, end in _flowing_paragraphs(text):
-        head = start
+        k = bisect.bisect_right(units, start, k)
         in_item = _UNIT_LINE.match(text, start, end) is not None
-        for m in _LINE_BREAK.finditer(text, start, end):
-            opens = _UNIT_LINE.match(text, m.end(), end) is not None
-            if opens or (in_item and not text[m.end()].isspace()):
-                blocks.append(trim_span(text, head, m.start()))
-                head, in_item = m.end(), opens
-        blocks.append(trim_span(text, head, end))
-    return [(s, e) for s, e in blocks if s < e]
+        if in_item or (k < len(units) and units[k] < end):
+            blocks.extend(_unit_blocks(text, start, end, units, k, in_item))
+        else:
+            blocks.append((start, end))  # paragraphs are trimmed already
+    return blocks
+
+
+def _unit_blocks(
+    text: str, start: int, end: int, units: list[int], k: int, in_item: bool
+) -> Iterator[tuple[int, int]]:
+    """The blocks of one paragraph ``text[start:end]`` (see `sentence_blocks`), cut at line starts:
+    one that opens a unit (among `units` from index `k` on, checked within the paragraph), and
+    while `in_item`, the next one that is not indented. Non-empty, trimmed."""
+    head = pos = start
+    while True:
+        while k < len(units) and units[k] < end and (units[k] <= pos or not _UNIT_LINE.match(text, units[k], end)):
+            k += 1
+        opening = units[k] if k < len(units) and units[k] < end else end
+        flush = _FLUSH_LINE.search(text, pos, opening) if in_item else None
+        cut = flush.end() if flush else opening
+        if cut == end:
+            break
+        block = trim_span(text, head, cut - 1)  # the line break before the cut ("\r\n" trims too)
+        if block[0] < block[1]:
+            yield block
+        head = pos = cut
+        in_item = cut == opening
+    block = trim_span(text, head, end)
+    if block[0] < block[1]:
+        yield block
 
 
 def _flowing_paragraphs(text: str) -> list[tuple[int, int]]:

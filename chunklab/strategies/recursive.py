@@ -55,6 +55,7 @@ _LINE_PARTS = re.compile(f"({_LINE.pattern})")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
+_NON_SPACE = re.compile(r"\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
 
@@ -161,6 +162,9 @@ class _Cascade:
             self._emit(level, [s for s, _ in pieces], [e for _, e in pieces], 0, len(pieces))
             return
         level = separators[depth]
+        if level == "line" and self.merge and self.line is _LINE:
+            self._merge_lines(start, end, depth)
+            return
         starts, ends = self._pieces(start, end, level)
         count, limit = len(starts), self.limit
         oversized: Sequence[int]
@@ -182,6 +186,33 @@ class _Cascade:
             head = k + 1
         if head < count:
             self._emit(level, starts, ends, head, count)
+
+    def _merge_lines(self, start: int, end: int, depth: int) -> None:
+        """`_cut` at ``"line"`` when merging (characters, no "\\r"), without listing the lines.
+
+        Merged greedily, a span runs from a line's start to the last line end within `limit` of it,
+        so each span costs one backward search for a line break (a line end is where the
+        whitespace before a line break begins) instead of a piece per line; a line longer than
+        `limit` is cut at the next separator, as `_cut` would."""
+        text, limit, add = self.text, self.limit, self.found.append
+        head = start
+        while end - head > limit:
+            stop = head + limit
+            cut, following = _line_end_at(text, stop, end)
+            if cut is None:
+                found = text.rfind("\n", head, stop)
+                if found >= 0:
+                    cut, following = _whitespace_before(text, found), _skip_whitespace(text, found, end)
+            if cut is not None:
+                add((head, cut, "line"))
+            else:  # the line at `head` is longer than `limit`
+                found = text.find("\n", stop, end)
+                cut = end if found < 0 else _whitespace_before(text, found)
+                following = end if found < 0 else _skip_whitespace(text, found, end)
+                self._cut(head, cut, depth + 1)
+            head = following
+        if head < end:
+            add((head, end, "line"))
 
     def _pieces(self, start: int, end: int, separator: str) -> tuple[list[int], list[int]]:
         """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces: their
@@ -387,6 +418,24 @@ def _whitespace_before(text: str, position: int) -> int:
     while position > 0 and text[position - 1].isspace():
         position -= 1
     return position
+
+
+def _skip_whitespace(text: str, position: int, end: int) -> int:
+    """The first non-whitespace position from `position` on (`end` if there is none before it)."""
+    found = _NON_SPACE.search(text, position, end)
+    return end if found is None else found.start()
+
+
+def _line_end_at(text: str, stop: int, end: int) -> tuple[int | None, int]:
+    """If the whitespace at ``text[stop]`` (``stop < end``) holds a line break, the line end it
+    begins at (at most `stop`) and the next line's start; else ``(None, stop)``."""
+    if not text[stop].isspace():
+        return None, stop
+    following = _skip_whitespace(text, stop, end)
+    begin = _whitespace_before(text, stop)
+    if text.find("\n", begin, following) < 0:
+        return None, stop
+    return begin, following
 
 
 def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:

@@ -366,37 +366,58 @@ def _char_overlap_starts(
     a window of words inside a paragraph, costs two string searches."""
     ends = [i for i, level in enumerate(separators) if level in ("word", "char")]
     strong = list(separators[: ends[0]] if ends else separators)
-    only_breaks = all(level in ("paragraph", "line") for level in strong)
     crlf = "\r" in text
+    # With only blank lines and line breaks above words, a window without a line feed has no
+    # boundary above words (with a "\r" in the text, `_first_boundary` looks for itself).
+    need_break = all(level in ("paragraph", "line") for level in strong) and not crlf
+    word_start, find = _WORD_START.search, text.find
     starts = [cores[0][0]] if cores else []
+    previous = starts[0] if cores else 0
     for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
-        low = max(starts[-1] + 1, prev_end - overlap, end - size)
+        low = prev_end - overlap
+        if end - size > low:
+            low = end - size
+        if previous >= low:
+            low = previous + 1
         begin = None
         if low >= prev_end:
             begin = start
-        elif strong and not (only_breaks and text.find("\n", low - 1, prev_end) < 0 and not crlf):
-            begin = _first_boundary(text, strong, low, prev_end)
+        elif strong and not (need_break and find("\n", low - 1, prev_end) < 0):
+            begin = _first_boundary(text, strong, low, prev_end, crlf)
         if begin is None:
-            word = _WORD_START.search(text, low, prev_end)
+            word = word_start(text, low, prev_end)
             begin = word.start() if word else start
         starts.append(begin)
+        previous = begin
     return starts
 
 
-def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
+def _first_boundary(text: str, levels: Sequence[str], low: int, high: int, crlf: bool = True) -> int | None:
     """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
     `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
-    stop) before running their patterns.
+    stop) before running their patterns (`crlf`: whether the text may hold a "\r").
 
     For a blank line or a line break that is the end of the first separator found from the
     whitespace before `low` on: separators swallow the whitespace after them, so that end is at
-    least `low`, and the ends come in order, so it is the answer if it is before `high`."""
-    breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
+    least `low`, and the ends come in order, so it is the answer if it is before `high`. Without a
+    "\r" the first line break from there begins that separator, and a blank line needs a second."""
+    breaks = text.find("\n", low - 1, high) >= 0 or (crlf and text.find("\r", low - 1, high) >= 0)
+    back = first = None
     for level in levels:
         if level in ("paragraph", "line"):
             if not breaks:
                 continue
-            back = _whitespace_before(text, low)
+            if back is None:
+                back = _whitespace_before(text, low)
+                first = -1 if crlf else text.find("\n", back, high)
+            if not crlf:
+                if first < 0 or (level == "paragraph" and text.find("\n", first + 1, high) < 0):
+                    continue
+                if level == "line":
+                    stop = _skip_whitespace(text, first, high)
+                    if stop < high:
+                        return stop
+                    continue
             if level == "paragraph":
                 match = _PARAGRAPH.search(text, back, high)
             else:

@@ -397,6 +397,9 @@ class Chunker:
         _check_spans(text, starts, ends)
         pieces = [text[start:end] for start, end in zip(starts, ends)]
         metadata = _metadata(raw, pieces, source)
+        # The spans are no longer needed: a collection during the rest of the call (the chunks
+        # are tracked objects: making ten thousand of them can set off a full one) need not walk them.
+        del raw
         if getattr(self, "unit", None) == "tokens":
             for entry, piece in zip(metadata, pieces):
                 if "token_count" not in entry:

@@ -9,15 +9,12 @@ never re-derived by searching the text.
 
 from __future__ import annotations
 
-import collections
 import copy
 import dataclasses
 import enum
 import hashlib
 import inspect
-import itertools
 import math
-import operator
 import types
 import typing
 from dataclasses import dataclass, field
@@ -135,57 +132,6 @@ _new_object = object.__new__
 # metadata slot is wrapped.
 _set_fields = tuple(Chunk.__dict__[name].__set__ for name in ("text", "start", "end", "index", "metadata"))
 Chunk.metadata = _metadata_attribute(Chunk.__dict__["metadata"])  # type: ignore[assignment]
-
-
-_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
-
-
-def _check_spans(text: str, starts: list[int], ends: list[int]) -> None:
-    """Raise the `Chunk` error for the first span that does not satisfy ``0 <= start <= end <=
-    len(text)`` (checked for all spans at once: the chunks are then built without `Chunk.__post_init__`)."""
-    if not starts or (min(starts) >= 0 and max(ends) <= len(text) and all(map(operator.le, starts, ends))):
-        return
-    for index, (start, end) in enumerate(zip(starts, ends)):
-        if not 0 <= start <= end <= len(text):
-            Chunk(text[start:end], start, end, index, {})  # raises: the span is outside the text
-
-
-def _metadata(raw: list[ChunkSpan], pieces: list[str], source: str | None) -> list[dict[str, Any]]:
-    """Each chunk's standard metadata (`Chunker`), followed by its span's own, in one dict per chunk.
-
-    The ``content_hash`` is a placeholder until the metadata is first read (see `_metadata_attribute`)."""
-    total, later = len(raw), _LATER
-    sized = zip(itertools.count(), map(len, pieces), raw)
-    if source is None:
-        return [
-            {"chunk_index": index, "total_chunks": total, "char_count": size, "content_hash": later, **span[2]}
-            if len(span) == 3
-            else {"chunk_index": index, "total_chunks": total, "char_count": size, "content_hash": later}
-            for index, size, span in sized
-        ]
-    return [
-        {"source": source, "chunk_index": index, "total_chunks": total, "char_count": size, "content_hash": later,
-         **(span[2] if len(span) == 3 else {})}
-        for index, size, span in sized
-    ]
-
-
-def _build_chunks(pieces: list[str], starts: list[int], ends: list[int], metadata: list[dict[str, Any]]) -> list[Chunk]:
-    """`Chunk`s from their fields, which `_check_spans` has checked (each text is its span's slice).
-
-    The objects are made empty and each field is set for all of them by the slot's own setter, in
-    C loops: the frozen dataclass's ``__init__`` costs about a microsecond more per chunk, and one
-    Python loop per chunk most of another."""
-    chunks = list(map(_new_object, itertools.repeat(Chunk, len(pieces))))
-    set_text, set_start, set_end, set_index, set_metadata = _set_fields
-    for setter, values in (
-        (set_text, pieces), (set_start, starts), (set_end, ends), (set_index, range(len(pieces))), (set_metadata, metadata)
-    ):
-        _consume(map(setter, chunks, values))
-    return chunks
-
-
-_consume = collections.deque(maxlen=0).extend
 
 
 #: Every registered chunker class by its short name; filled by `register`.
@@ -390,21 +336,39 @@ class Chunker:
         """Chunk `text`; `source` (e.g. a document name) is copied into each chunk's metadata."""
         if not isinstance(text, str):
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
-        raw = self.spans(text)
-        if type(raw) is not list:
-            raw = list(raw)
-        starts, ends = list(map(_FIRST, raw)), list(map(_SECOND, raw))
-        _check_spans(text, starts, ends)
-        pieces = [text[start:end] for start, end in zip(starts, ends)]
-        metadata = _metadata(raw, pieces, source)
-        # The spans are no longer needed: a collection during the rest of the call (the chunks
-        # are tracked objects: making ten thousand of them can set off a full one) need not walk them.
-        del raw
-        if getattr(self, "unit", None) == "tokens":
-            for entry, piece in zip(metadata, pieces):
-                if "token_count" not in entry:
-                    entry["token_count"] = self.measure(piece)
-        return _build_chunks(pieces, starts, ends, metadata)
+        raw = list(self.spans(text))
+        total, length = len(raw), len(text)
+        counts_tokens = getattr(self, "unit", None) == "tokens"
+        new, later = _new_object, _LATER
+        set_text, set_start, set_end, set_index, set_metadata = _set_fields
+        chunks = []
+        add = chunks.append
+        for index, span in enumerate(raw):
+            start, end = span[0], span[1]
+            piece = text[start:end]
+            # content_hash: computed when first read (see `_metadata_attribute`)
+            if source is None:
+                metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece), "content_hash": later}
+            else:
+                metadata = {"source": source, "chunk_index": index, "total_chunks": total, "char_count": len(piece),
+                            "content_hash": later}
+            if len(span) == 3:
+                metadata.update(span[2])
+            if counts_tokens and "token_count" not in metadata:
+                metadata["token_count"] = self.measure(piece)
+            if 0 <= start <= end <= length:
+                # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
+                # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.
+                chunk = new(Chunk)
+                set_text(chunk, piece)
+                set_start(chunk, start)
+                set_end(chunk, end)
+                set_index(chunk, index)
+                set_metadata(chunk, metadata)
+                add(chunk)
+            else:
+                add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
+        return chunks
 
     def split_text(self, text: str) -> list[str]:
         """Just the chunk texts, for code that expects a list of strings."""

@@ -369,7 +369,7 @@ def _char_overlap_starts(
     crlf = "\r" in text
     # With only blank lines and line breaks above words, a window without a line feed has no
     # boundary above words (with a "\r" in the text, `_first_boundary` looks for itself).
-    need_break = all(level in ("paragraph", "line") for level in strong) and not crlf
+    need_break = bool(strong) and all(level in ("paragraph", "line") for level in strong) and not crlf
     word_start, find = _WORD_START.search, text.find
     starts = [cores[0][0]] if cores else []
     previous = starts[0] if cores else 0
@@ -382,8 +382,11 @@ def _char_overlap_starts(
         begin = None
         if low >= prev_end:
             begin = start
-        elif strong and not (need_break and find("\n", low - 1, prev_end) < 0):
-            begin = _first_boundary(text, strong, low, prev_end, crlf)
+        elif need_break:
+            if find("\n", low - 1, prev_end) >= 0:
+                begin = _break_boundary(text, strong, low, prev_end)
+        elif strong:
+            begin = _first_boundary(text, strong, low, prev_end)
         if begin is None:
             word = word_start(text, low, prev_end)
             begin = word.start() if word else start
@@ -392,32 +395,20 @@ def _char_overlap_starts(
     return starts
 
 
-def _first_boundary(text: str, levels: Sequence[str], low: int, high: int, crlf: bool = True) -> int | None:
+def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
     """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
     `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
-    stop) before running their patterns (`crlf`: whether the text may hold a "\r").
+    stop) before running their patterns.
 
     For a blank line or a line break that is the end of the first separator found from the
     whitespace before `low` on: separators swallow the whitespace after them, so that end is at
-    least `low`, and the ends come in order, so it is the answer if it is before `high`. Without a
-    "\r" the first line break from there begins that separator, and a blank line needs a second."""
-    breaks = text.find("\n", low - 1, high) >= 0 or (crlf and text.find("\r", low - 1, high) >= 0)
-    back = first = None
+    least `low`, and the ends come in order, so it is the answer if it is before `high`."""
+    breaks = text.find("\n", low - 1, high) >= 0 or text.find("\r", low - 1, high) >= 0
     for level in levels:
         if level in ("paragraph", "line"):
             if not breaks:
                 continue
-            if back is None:
-                back = _whitespace_before(text, low)
-                first = -1 if crlf else text.find("\n", back, high)
-            if not crlf:
-                if first < 0 or (level == "paragraph" and text.find("\n", first + 1, high) < 0):
-                    continue
-                if level == "line":
-                    stop = _skip_whitespace(text, first, high)
-                    if stop < high:
-                        return stop
-                    continue
+            back = _whitespace_before(text, low)
             if level == "paragraph":
                 match = _PARAGRAPH.search(text, back, high)
             else:
@@ -430,6 +421,25 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int, crlf:
         found = _boundaries(text, level, low, high)
         if found:
             return found[0]
+    return None
+
+
+def _break_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
+    """`_first_boundary` for `levels` that are blank lines and line breaks, in a text without a
+    "\r", when ``[low - 1, high)`` holds a line feed: the separators are then found by string
+    searches. The first line feed from the whitespace before `low` on begins the first line
+    separator, which ends at the next non-space; a blank line needs a second line feed."""
+    back = _whitespace_before(text, low) if text[low - 1].isspace() else low
+    first = text.find("\n", back, high)
+    for level in levels:
+        if level == "line":
+            following = _NON_SPACE.search(text, first, high)
+            if following is not None:
+                return following.start()
+        elif text.find("\n", first + 1, high) >= 0:
+            match = _PARAGRAPH.search(text, back, high)
+            if match is not None and match.end() < high:
+                return match.end()
     return None
 
 

@@ -171,10 +171,9 @@ class _Cascade:
         if self.measure is len:
             if count == 1:
                 oversized = [0] if end - start > limit else ()
-            elif max(map(operator.sub, ends, starts)) <= limit:
-                oversized = ()
             else:
-                oversized = list(itertools.compress(itertools.count(), map(limit.__lt__, map(operator.sub, ends, starts))))
+                sizes = list(map(operator.sub, ends, starts))
+                oversized = [k for k, size in enumerate(sizes) if size > limit] if max(sizes) > limit else ()
         else:
             size = span_measure(self.text, self.measure)
             oversized = [k for k, (s, e) in enumerate(zip(starts, ends)) if size(s, e) > limit]

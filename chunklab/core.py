@@ -343,7 +343,12 @@ class Chunker:
         set_text, set_start, set_end, set_index, set_metadata = _set_fields
         chunks = []
         add = chunks.append
-        for index, span in enumerate(raw):
+        # Each span is let go as soon as its chunk is made (taken from the end of the reversed
+        # list): the chunks are tracked objects, ten thousand of them set off a full collection,
+        # and that collection then walks the chunks made but not the spans already used.
+        raw.reverse()
+        for index in range(total):
+            span = raw.pop()
             start, end = span[0], span[1]
             piece = text[start:end]
             # content_hash: computed when first read (see `_metadata_attribute`)

@@ -55,6 +55,7 @@ _LINE_PARTS = re.compile(f"({_LINE.pattern})")
 _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
+_NON_SPACE = re.compile(r"\S")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
 
 
@@ -161,16 +162,18 @@ class _Cascade:
             self._emit(level, [s for s, _ in pieces], [e for _, e in pieces], 0, len(pieces))
             return
         level = separators[depth]
+        if level == "line" and self.merge and self.line is _LINE:
+            self._merge_lines(start, end, depth)
+            return
         starts, ends = self._pieces(start, end, level)
         count, limit = len(starts), self.limit
         oversized: Sequence[int]
         if self.measure is len:
             if count == 1:
                 oversized = [0] if end - start > limit else ()
-            elif max(map(operator.sub, ends, starts)) <= limit:
-                oversized = ()
             else:
-                oversized = list(itertools.compress(itertools.count(), map(limit.__lt__, map(operator.sub, ends, starts))))
+                sizes = list(map(operator.sub, ends, starts))
+                oversized = [k for k, size in enumerate(sizes) if size > limit] if max(sizes) > limit else ()
         else:
             size = span_measure(self.text, self.measure)
             oversized = [k for k, (s, e) in enumerate(zip(starts, ends)) if size(s, e) > limit]
@@ -182,6 +185,33 @@ class _Cascade:
             head = k + 1
         if head < count:
             self._emit(level, starts, ends, head, count)
+
+    def _merge_lines(self, start: int, end: int, depth: int) -> None:
+        """`_cut` at ``"line"`` when merging (characters, no "\\r"), without listing the lines.
+
+        Merged greedily, a span runs from a line's start to the last line end within `limit` of it,
+        so each span costs one backward search for a line break (a line end is where the
+        whitespace before a line break begins) instead of a piece per line; a line longer than
+        `limit` is cut at the next separator, as `_cut` would."""
+        text, limit, add = self.text, self.limit, self.found.append
+        head = start
+        while end - head > limit:
+            stop = head + limit
+            cut, following = _line_end_at(text, stop, end)
+            if cut is None:
+                found = text.rfind("\n", head, stop)
+                if found >= 0:
+                    cut, following = _whitespace_before(text, found), _skip_whitespace(text, found, end)
+            if cut is not None:
+                add((head, cut, "line"))
+            else:  # the line at `head` is longer than `limit`
+                found = text.find("\n", stop, end)
+                cut = end if found < 0 else _whitespace_before(text, found)
+                following = end if found < 0 else _skip_whitespace(text, found, end)
+                self._cut(head, cut, depth + 1)
+            head = following
+        if head < end:
+            add((head, end, "line"))
 
     def _pieces(self, start: int, end: int, separator: str) -> tuple[list[int], list[int]]:
         """``text[start:end]`` (trimmed) cut at `separator` into trimmed, non-empty pieces: their
@@ -335,20 +365,32 @@ def _char_overlap_starts(
     a window of words inside a paragraph, costs two string searches."""
     ends = [i for i, level in enumerate(separators) if level in ("word", "char")]
     strong = list(separators[: ends[0]] if ends else separators)
-    only_breaks = all(level in ("paragraph", "line") for level in strong)
     crlf = "\r" in text
+    # With only blank lines and line breaks above words, a window without a line feed has no
+    # boundary above words (with a "\r" in the text, `_first_boundary` looks for itself).
+    need_break = bool(strong) and all(level in ("paragraph", "line") for level in strong) and not crlf
+    word_start, find = _WORD_START.search, text.find
     starts = [cores[0][0]] if cores else []
+    previous = starts[0] if cores else 0
     for (_, prev_end, _), (start, end, _) in zip(cores, cores[1:]):
-        low = max(starts[-1] + 1, prev_end - overlap, end - size)
+        low = prev_end - overlap
+        if end - size > low:
+            low = end - size
+        if previous >= low:
+            low = previous + 1
         begin = None
         if low >= prev_end:
             begin = start
-        elif strong and not (only_breaks and text.find("\n", low - 1, prev_end) < 0 and not crlf):
+        elif need_break:
+            if find("\n", low - 1, prev_end) >= 0:
+                begin = _break_boundary(text, strong, low, prev_end)
+        elif strong:
             begin = _first_boundary(text, strong, low, prev_end)
         if begin is None:
-            word = _WORD_START.search(text, low, prev_end)
+            word = word_start(text, low, prev_end)
             begin = word.start() if word else start
         starts.append(begin)
+        previous = begin
     return starts
 
 
@@ -381,12 +423,49 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> in
     return None
 
 
+def _break_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
+    """`_first_boundary` for `levels` that are blank lines and line breaks, in a text without a
+    "\r", when ``[low - 1, high)`` holds a line feed: the separators are then found by string
+    searches. The first line feed from the whitespace before `low` on begins the first line
+    separator, which ends at the next non-space; a blank line needs a second line feed."""
+    back = _whitespace_before(text, low) if text[low - 1].isspace() else low
+    first = text.find("\n", back, high)
+    for level in levels:
+        if level == "line":
+            following = _NON_SPACE.search(text, first, high)
+            if following is not None:
+                return following.start()
+        elif text.find("\n", first + 1, high) >= 0:
+            match = _PARAGRAPH.search(text, back, high)
+            if match is not None and match.end() < high:
+                return match.end()
+    return None
+
+
 def _whitespace_before(text: str, position: int) -> int:
     """Where the run of whitespace that ends at `position` begins (`position` if there is none): a
     separator may begin there, before a window that starts at `position`."""
     while position > 0 and text[position - 1].isspace():
         position -= 1
     return position
+
+
+def _skip_whitespace(text: str, position: int, end: int) -> int:
+    """The first non-whitespace position from `position` on (`end` if there is none before it)."""
+    found = _NON_SPACE.search(text, position, end)
+    return end if found is None else found.start()
+
+
+def _line_end_at(text: str, stop: int, end: int) -> tuple[int | None, int]:
+    """If the whitespace at ``text[stop]`` (``stop < end``) holds a line break, the line end it
+    begins at (at most `stop`) and the next line's start; else ``(None, stop)``."""
+    if not text[stop].isspace():
+        return None, stop
+    following = _skip_whitespace(text, stop, end)
+    begin = _whitespace_before(text, stop)
+    if text.find("\n", begin, following) < 0:
+        return None, stop
+    return begin, following
 
 
 def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:

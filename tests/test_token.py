@@ -261,3 +261,45 @@ def test_model_window_and_truncation():
     made = {"fixed 3000": FixedSizeChunker(chunk_size=3000)(doc.text, source=doc.name)}
     assert truncation_of(made).loc["fixed 3000"].equals(table.loc["fixed 3000"])
     assert truncation_of({}).empty
+
+
+TRICKY = (
+    "Café naïve résumé, 東京タワー日本語テキスト and e\u0301t\u00e9 \u0301accent; CRLF\r\nline\ttab  "
+    "unaffable [UNK]-ish ∑∫ emoji 🙂🙂 hyphen-ated 3.14 x_y __init__ " * 40
+)
+
+
+@pytest.mark.parametrize("name", ["article", "stations", "paper", "faq_page"])
+def test_minilm_pieces_give_the_whole_text_s_tokens_and_windows(name, monkeypatch):
+    """A long text is encoded in pieces cut before a space or line break; the tokens, offsets,
+    exact cuts and the chunks must be those of one encoding of the whole text."""
+    from chunklab import load_document
+    from chunklab.strategies import token as token_module
+
+    text = load_document(name).text + "\n" + TRICKY
+    whole = token_module._WordPieces([(0, hf_tokenizer("minilm").backend_tokenizer.encode(
+        text, add_special_tokens=False))], len(text))
+    expected = [(c.start, c.end, c.metadata) for c in TokenChunker(chunk_size=64, chunk_overlap=8)(text)]
+    token_module._tokenized.cache_clear()
+    monkeypatch.setattr(token_module, "_PIECE_CHARS", 97)  # hundreds of pieces
+    pieces = token_module._wordpiece_encodings(text)
+    assert len(pieces) > 100 and all(text[s] in " \n" for s, _ in pieces[1:])
+    split = token_module._WordPieces(pieces, len(text))
+    assert split.count == whole.count
+    assert (split.table == whole.table).all() and split.exact == whole.exact
+    a, b = split.cuts(), whole.cuts()
+    for k in list(range(0, split.count + 1, 7)) + [split.count]:
+        assert a.start(k) == b.start(k) and a.is_exact(k) == b.is_exact(k)
+        if k < split.count:
+            assert a.end(k) == b.end(k)
+    assert [(c.start, c.end, c.metadata) for c in TokenChunker(chunk_size=64, chunk_overlap=8)(text)] == expected
+    token_module._tokenized.cache_clear()
+
+
+def test_piece_starts_cut_before_a_space_or_line_break_or_not_at_all():
+    from chunklab.strategies.token import _piece_starts
+
+    assert _piece_starts("abc", 10) == [0]
+    assert _piece_starts("aaaa bbbb\ncccc dddd", 6) == [0, 4, 9, 14]
+    assert _piece_starts("x" * 50 + " tail", 10) == [0, 50]  # no break within reach: the next one
+    assert _piece_starts("x" * 50, 10) == [0]  # none at all: one piece

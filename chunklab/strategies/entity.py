@@ -22,7 +22,6 @@ import json
 import os
 import pathlib
 import re
-import tempfile
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -115,15 +114,12 @@ class _MentionFile:
 
     def flush(self) -> None:
         """Write the file (atomically: a temporary file, then a rename) if it lacks a text's mentions."""
-        from ..models.resources import spacy_ner_release
+        from ..models.resources import replace_atomically, spacy_ner_release
 
         if self.path is None or len(self.found) == self.saved:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, suffix=".json", delete=False,
-                                         encoding="utf-8") as tmp:
+        with replace_atomically(self.path, "w") as tmp:
             json.dump({"pipeline": spacy_ner_release(), "mentions": self.found}, tmp)
-        os.replace(tmp.name, self.path)
         self.saved = len(self.found)
 
 

@@ -4,7 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.text.length import count_tokens, count_words, length_function, token_spans
+from chunklab.text.length import (
+    count_tokens, count_words, length_function, token_span_array, token_span_arrays, token_spans,
+)
 from chunklab.text.words import word_spans
 
 TEXT = "Dr. Ellis said “naïve” 東京 👨‍👩‍👧 café.\r\n\r\nVersion v2.1.0 costs $3.50 — see https://x.org/a?b=1."
@@ -28,6 +30,15 @@ def test_token_spans_are_exact_ordered_and_counted(tokenizer):
     assert all(0 <= s <= e <= len(TEXT) for s, e in spans)
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "token spans never overlap"
     assert token_spans("", tokenizer) == [] and count_tokens("", tokenizer) == 0
+
+
+@pytest.mark.parametrize("tokenizer", ["minilm", "cl100k", str.split])
+def test_batch_token_spans_are_those_of_each_text(tokenizer):
+    texts = [TEXT, "", "   ", "short", TEXT[::-1], "word " * 300]
+    batch = token_span_arrays(texts, tokenizer)
+    assert len(batch) == len(texts)
+    for text, table in zip(texts, batch):
+        assert table.tolist() == token_span_array(text, tokenizer).tolist()
 
 
 def test_cl100k_spans_tile_the_text():

@@ -261,6 +261,19 @@ def test_model_window_and_truncation():
     made = {"fixed 3000": FixedSizeChunker(chunk_size=3000)(doc.text, source=doc.name)}
     assert truncation_of(made).loc["fixed 3000"].equals(table.loc["fixed 3000"])
     assert truncation_of({}).empty
+    # Counted chunk by chunk, with the public helpers.
+    chunks = made["fixed 3000"]
+    row = truncation_of(made).loc["fixed 3000"]
+    lengths = [model_token_count(c.text) for c in chunks]
+    assert row["truncated"] == sum(n > 256 for n in lengths) and row["max_tokens_seen"] == max(lengths)
+    assert row["unread_share"] == sum(unread_chars(c.text) for c in chunks) / sum(len(c) for c in chunks)
+    # A tokenizer function that only counts (no spans) is counted text by text: every word a token.
+    def words(text):
+        return len(text.split())
+
+    counted = truncation_of({"fixed 3000": chunks}, max_tokens=10_000, tokenizer=words, special_tokens=0)
+    assert counted.loc["fixed 3000", "max_tokens_seen"] == max(len(c.text.split()) for c in chunks)
+    assert counted.loc["fixed 3000", "truncated"] == 0
 
 
 TRICKY = (

@@ -442,9 +442,12 @@ class _BudgetView(_View):
             who = {"question": q.get("id"), "doc": q["doc"], "doc_kind": self.pool.kind[q["doc"]],
                    "kind": q.get("kind"), "split": q.get("split"), "chunker": labels["chunker"],
                    "context": labels["context"], "retriever": labels["retriever"]}
-            for budget, scores in zip(self.budgets, budget_scores(sent, costs, golden, self.budgets, self.meter)):
-                for column, value in {**who, "budget": budget, **scores}.items():
-                    self.columns[column].append(value)
+            scores = budget_scores(sent, costs, golden, self.budgets, self.meter)
+            for column, value in who.items():  # a column at a time: one row per budget
+                self.columns[column].extend([value] * len(self.budgets))
+            self.columns["budget"].extend(self.budgets)
+            for metric in BUDGET_METRICS:
+                self.columns[metric].extend([at_budget[metric] for at_budget in scores])
 
 
 def _budgets(budget: int | Sequence[int] | None) -> tuple[int, ...]:

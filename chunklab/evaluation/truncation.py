@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+
 from ..core import Chunk, Chunker
 from ..formats.corpus import list_documents, load_document
 from ..models.resources import MINILM_MAX_TOKENS
-from ..text.length import TokenizerLike, count_tokens, token_spans
+from ..text.length import TokenizerLike, count_tokens, token_span_array, token_span_arrays
 from .comparison import default_chunkers
 
 __all__ = ["MINILM_SPECIAL_TOKENS", "model_token_count", "truncation_of", "truncation_table", "unread_chars"]
@@ -34,11 +36,14 @@ def unread_chars(
 ) -> int:
     """How many characters at the end of `text` a model with a window of `max_tokens` never reads
     (0 if it fits): everything after the last token that still fits beside the special tokens."""
-    room = max_tokens - special_tokens
-    spans = token_spans(text, tokenizer)
+    return _unread(text, token_span_array(text, tokenizer), max_tokens - special_tokens)
+
+
+def _unread(text: str, spans: np.ndarray, room: int) -> int:
+    """`unread_chars` of `text` from its token spans, when `room` tokens fit beside the special ones."""
     if len(spans) <= room:
         return 0
-    return len(text) - spans[room - 1][1] if room > 0 else len(text)
+    return len(text) - int(spans[room - 1, 1]) if room > 0 else len(text)
 
 
 def truncation_table(
@@ -78,14 +83,11 @@ def truncation_of(
     """
     import pandas as pd
 
+    measured = _measured([c.text for made in chunks.values() for c in made], max_tokens, tokenizer, special_tokens)
     rows = []
     for label, made in chunks.items():
-        lengths = [model_token_count(c.text, tokenizer, special_tokens) for c in made]
-        unread = sum(
-            unread_chars(c.text, max_tokens, tokenizer, special_tokens)
-            for c, n in zip(made, lengths)
-            if n > max_tokens
-        )
+        lengths = [measured[c.text][0] for c in made]
+        unread = sum(measured[c.text][1] for c in made)
         indexed = sum(len(c) for c in made)
         truncated = sum(n > max_tokens for n in lengths)
         rows.append({
@@ -98,3 +100,20 @@ def truncation_of(
         })
     return pd.DataFrame(rows, columns=["chunker", "chunks", "truncated", "share_truncated", "max_tokens_seen",
                                        "unread_share"]).set_index("chunker")
+
+
+def _measured(
+    texts: Sequence[str], max_tokens: int, tokenizer: TokenizerLike, special_tokens: int
+) -> dict[str, tuple[int, int]]:
+    """Each distinct text of `texts` -> its ``(model_token_count, unread_chars)``, from one batch of
+    token spans (chunkers often make the same chunk; a tokenizer function that only counts is asked
+    text by text)."""
+    distinct = list(dict.fromkeys(texts))
+    try:
+        tables = token_span_arrays(distinct, tokenizer)
+    except ValueError:  # a function that returns counts, not spans
+        counts = [model_token_count(text, tokenizer, special_tokens) for text in distinct]
+        return {text: (n, unread_chars(text, max_tokens, tokenizer, special_tokens) if n > max_tokens else 0)
+                for text, n in zip(distinct, counts)}
+    room = max_tokens - special_tokens
+    return {text: (len(t) + special_tokens, _unread(text, t, room)) for text, t in zip(distinct, tables)}

@@ -60,6 +60,7 @@ __all__ = [
     "span_measure",
     "tiktoken_bounds",
     "token_span_array",
+    "token_span_arrays",
     "token_spans",
 ]
 
@@ -280,6 +281,15 @@ def _token_byte_lengths(model: Any) -> np.ndarray:
         except KeyError:
             pass
     return lengths
+
+
+def token_span_arrays(texts: Sequence[str], tokenizer: TokenizerLike = "minilm") -> list[np.ndarray]:
+    """`token_span_array` of each of `texts`: the same arrays, with a Hugging Face tokenizer from one
+    ``encode_batch`` (which spreads the texts over the tokenizer's threads instead of one call each)."""
+    kind, model = _resolve(tokenizer)
+    if kind == "wordpiece":
+        return [span_array(e.offsets) for e in model.encode_batch(list(texts), add_special_tokens=False)]
+    return [token_span_array(text, tokenizer) for text in texts]
 
 
 def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:

@@ -152,3 +152,42 @@ def test_regex_sentences_are_exact_ordered_and_cover_every_word(text: str, langu
         assert not text[pos:start].strip()
         pos = end
     assert not text[pos:].strip()
+
+
+PYSBD_TEXTS = st.lists(
+    st.sampled_from(["Dr.", "Mr. Smith", "U.S.", "e.g.", "It works.", "Why?", "Stop!", " ", "  ", "\n", "\r\n",
+                     "\t", "3.5", "a", "aa", "(1)", "“Quoted.”", "Jan. 5.", "東京。", "...", "!!", "\u00a0"]),
+    max_size=30,
+).map("".join)
+
+
+@given(PYSBD_TEXTS, st.lists(st.sampled_from(["", "a", "aa", " ", "Dr.", "It works.", "x"]), max_size=6))
+def test_pysbd_spans_are_those_pysbd_finds_with_its_patterns(text, extra):
+    """`_pysbd_char_spans` finds with str.find what pySBD's char_span mode finds with one compiled
+    pattern per sentence: on pySBD's own sentences, and on arbitrary ones (empty, repeated, absent)."""
+    pytest.importorskip("pysbd")
+    from chunklab.models.resources import pysbd_segmenter
+    from chunklab.text.sentences import _pysbd_char_spans
+
+    segmenter = pysbd_segmenter("en")
+    expected = [(span.start, span.end) for span in segmenter.segment(text)]
+    assert _pysbd_char_spans(text, segmenter.processor(text).process() if text else []) == expected
+    sentences = list(segmenter.processor(text).process()) if text else []
+    segmenter.original_text = text  # what segment() sets before it finds the spans
+    expected = [(span.start, span.end) for span in segmenter.sentences_with_char_spans(sentences + extra)]
+    assert _pysbd_char_spans(text, sentences + extra) == expected
+
+
+def test_pysbd_spans_on_the_corpus_blocks():
+    pytest.importorskip("pysbd")
+    import chunklab
+    from chunklab.models.resources import pysbd_segmenter
+    from chunklab.text.sentences import _pysbd_char_spans
+
+    segmenter = pysbd_segmenter("en")
+    for name in ("article", "minutes", "faq_page"):
+        text = chunklab.load_document(name).text
+        for b0, b1 in sentence_blocks(text)[:150]:
+            piece = text[b0:b1]
+            expected = [(span.start, span.end) for span in segmenter.segment(piece)]
+            assert _pysbd_char_spans(piece, segmenter.processor(piece).process()) == expected

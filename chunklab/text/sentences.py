@@ -245,12 +245,33 @@ def _pysbd_sentences(text: str, blocks: Sequence[tuple[int, int]], language: str
     for b0, b1 in blocks:
         piece = text[b0:b1]
         starts, covered = [0], 0
-        for span in segmenter.segment(piece):
-            if span.start >= covered and span.start > starts[-1]:
-                starts.append(span.start)
-            covered = max(covered, span.end)
+        for start, end in _pysbd_char_spans(piece, segmenter.processor(piece).process()):
+            if start >= covered and start > starts[-1]:
+                starts.append(start)
+            covered = max(covered, end)
         bounds = [*starts, len(piece)]
         yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
+
+
+def _pysbd_char_spans(text: str, sentences: Sequence[str]) -> list[tuple[int, int]]:
+    """The character spans pySBD's ``Segmenter(char_span=True)`` gives its `sentences` of `text`,
+    found with `str.find` where pySBD compiles one pattern per sentence (``re.escape(sentence)`` and
+    the whitespace after it): for each sentence, the first of its non-overlapping occurrences,
+    counted from the start of the text, that ends (trailing whitespace included) after the span
+    before it ended; a sentence with no such occurrence gets no span."""
+    spans, prior = [], 0
+    for sentence in sentences:
+        position = 0
+        while (start := text.find(sentence, position)) >= 0:
+            end = start + len(sentence)
+            while end < len(text) and text[end].isspace():
+                end += 1
+            if end > prior:
+                spans.append((start, end))
+                prior = end
+                break
+            position = end if end > start else start + 1
+    return spans
 
 
 def _windows(text: str, blocks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

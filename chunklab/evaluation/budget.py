@@ -144,15 +144,26 @@ class Golden:
         self.excerpts = [(s, e, int(counter(s, e))) for s, e in spans if counter(s, e) > 0]
         self.first, self.last = self.union[0][0], self.union[-1][1]
 
+    def coverage(self, reached: Sequence[Span]) -> tuple[int, bool]:
+        """``(golden characters covered, every excerpt covered whole)`` by the sent spans that reach
+        past `first` and before `last` (the others hold no golden character)."""
+        if not reached:
+            return 0, False
+        got = union(reached)
+        covered = self.counter.total(intersection(self.union, got))
+        answered = all(self.counter.total(intersection([(s, e)], got)) == n for s, e, n in self.excerpts)
+        return covered, answered
+
     def scores(self, reached: Sequence[Span], sent_chars: int) -> dict[str, float]:
         """`chunklab.evaluation.metrics.sent_metrics` of a sending whose spans that reach past
         `first` and before `last` are `reached` (the others hold no golden character) and which
         holds `sent_chars` counted characters in all."""
-        if not reached:
+        return self.metrics(*self.coverage(reached), sent_chars)
+
+    def metrics(self, covered: int, answered: bool, sent_chars: int) -> dict[str, float]:
+        """The metrics of a sending of `sent_chars` counted characters with this `coverage`."""
+        if not covered and not answered:
             return {"answered": 0.0, "recall": 0.0, "precision": 0.0, "iou": 0.0}
-        got = union(reached)
-        covered = self.counter.total(intersection(self.union, got))
-        answered = all(self.counter.total(intersection([(s, e)], got)) == n for s, e, n in self.excerpts)
         return {
             "answered": float(answered),
             "recall": covered / self.chars,
@@ -184,6 +195,7 @@ def budget_scores(
     near = np.flatnonzero((spans[:, 0] < golden.last) & (spans[:, 1] > golden.first)).tolist()
     table = spans.tolist()
     scores = []
+    seen: tuple[list[Span], tuple[int, bool]] | None = None  # the last budget's reached spans, coverage
     for whole, rest in zip(whole_counts.tolist(), rests.tolist()):
         reached = [(table[i][0], table[i][1]) for i in near if i < whole]
         sent_chars = chars[whole] + rest if in_chars else chars[whole]
@@ -194,7 +206,9 @@ def budget_scores(
                 reached.append((start, cut))
             if not in_chars:
                 sent_chars += int(meter.counter(start, cut))
-        scores.append({**golden.scores(reached, sent_chars), "sent": float(spent[whole] + rest),
+        if seen is None or seen[0] != reached:  # a larger budget often reaches no new golden text
+            seen = (reached, golden.coverage(reached))
+        scores.append({**golden.metrics(*seen[1], sent_chars), "sent": float(spent[whole] + rest),
                        "chunks_sent": float(whole + (rest > 0))})
     return scores
 

@@ -51,6 +51,7 @@ __all__ = ["SHAPES", "WINDOW", "describe", "shape_corpora", "shape_text", "shape
 #: The shapes, in the order the tables list them.
 SHAPES = ("course", "prose", "markdown", "code", "docstrings", "chat", "csv", "line-free")
 
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 _TRIPLE_QUOTED = re.compile(r'("""|\'\'\')(.*?)\1', re.DOTALL)
 # Standard-library folders that are tests, a GUI or a retired tool rather than library code.
 _SKIPPED = {"site-packages", "test", "tests", "idlelib", "lib2to3", "turtledemo"}
@@ -63,11 +64,47 @@ _streams: dict[str, Iterator[str]] = {}
 _DIGITS = "0123456789"
 
 
+def _fences(text: str) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks of a markdown text: from a line opening with three or more
+    backticks or tildes to the next line opening with at least as many of the same (or the end).
+    (Not chunklab's parser: its per-text cache would keep the sources' tokens alive in the timed runs.)"""
+    spans, opening = [], None
+    for m in _FENCE_LINE.finditer(text):
+        if opening is None:
+            opening = m
+        elif m.group(1)[0] == opening.group(1)[0] and len(m.group(1)) >= len(opening.group(1)):
+            spans.append((opening.start(), m.end()))
+            opening = None
+    if opening is not None:
+        spans.append((opening.start(), len(text)))
+    return spans
+
+
+def _parts(text: str, separator: str) -> list[str]:
+    """`text` split at `separator`, except inside a fenced code block (see `_fences`).
+
+    A fence holding a blank line, split and shuffled, would leave its opening and closing lines in
+    other places: the text between them would turn into code and the rest of the document into a
+    code block that runs until the next fence of another copy, so the shape's share of code (cheap
+    for a structure-aware chunker) would vary from text to text."""
+    fences = _fences(text)
+    parts: list[str] = []
+    offset = 0
+    for part in text.split(separator):
+        if parts and any(start < offset - len(separator) < end for start, end in fences):
+            parts[-1] += separator + part
+        else:
+            parts.append(part)
+        offset += len(part) + len(separator)
+    return parts
+
+
 def vary(text: str, rng: random.Random, separator: str | None = None, keep_head: bool = False) -> str:
     """`text` with its digits mapped through a permutation drawn by `rng` and, given a `separator`,
-    its parts between separators shuffled (the first part stays first with `keep_head`: a CSV header)."""
+    its parts between separators shuffled (the first part stays first with `keep_head`: a CSV header;
+    a fenced code block stays whole, see `_parts`)."""
     if separator is not None:
-        parts = text.split(separator)
+        parts = _parts(text, separator)
         head, body = (parts[:1], parts[1:]) if keep_head else ([], parts)
         rng.shuffle(body)
         text = separator.join(head + body)

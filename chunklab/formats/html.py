@@ -14,12 +14,13 @@ import html
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ..text.spans import trim_span
 from .blocks import Block
+from .collector import collector_paused
 
-__all__ = ["Element", "html_blocks", "iter_elements", "parse_html", "text_content"]
+__all__ = ["Element", "html_blocks", "html_row_spans", "iter_elements", "parse_html", "text_content"]
 
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _BLOCK_LEVEL = frozenset(
@@ -112,12 +113,41 @@ class _TreeBuilder(HTMLParser):
         return self.root
 
 
-@functools.lru_cache(maxsize=32)
 def parse_html(text: str) -> Element:
-    """The element tree of `text` under a ``#document`` root spanning the whole text (cached)."""
+    """The element tree of `text` under a ``#document`` root spanning the whole text, parsed afresh."""
     builder = _TreeBuilder(text)
     builder.feed(text)
     return builder.finish()
+
+
+class _Parsed(NamedTuple):
+    """What chunklab reads from an HTML text's element tree: its blocks and its ``<tr>`` rows."""
+
+    blocks: tuple[Block, ...]
+    rows: tuple[tuple[int, int], ...]
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str) -> _Parsed:
+    """`_Parsed` for `text`, cached per text. The tree lives only while it runs, with the garbage
+    collector paused (`collector_paused`), and is freed by reference counting once read, so no
+    collection walks it (as in `chunklab.formats.markdown`: a cache of the trees kept three objects
+    per element alive, which every later full collection walked)."""
+    with collector_paused():
+        return _read(text, parse_html(text))
+
+
+def _read(text: str, root: Element) -> _Parsed:
+    """`_Parsed` from the element tree of `text`."""
+    blocks: list[Block] = []
+    _walk(text, root, blocks)
+    rows = tuple((e.start, e.end) for e in iter_elements(root, {"tr"}) if e.start < e.end)
+    return _Parsed(tuple(blocks), rows)
+
+
+def html_row_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of every ``<tr>`` element at any depth, closing tag included when there is one."""
+    return list(_parsed(text).rows)
 
 
 def iter_elements(element: Element, tags: frozenset[str] | set[str] | None = None) -> Iterator[Element]:
@@ -150,9 +180,7 @@ def html_blocks(text: str) -> list[Block]:
     (``figure`` with an ``img``, or a lone ``img``; title = alt, info = src, attrs caption),
     ``quote``, ``rule`` and ``markup`` for any other element. Every block's attrs name its ``tag``.
     """
-    blocks: list[Block] = []
-    _walk(text, parse_html(text), blocks)
-    return blocks
+    return list(_parsed(text).blocks)
 
 
 def _walk(text: str, parent: Element, out: list[Block]) -> None:

@@ -10,22 +10,47 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ..text.spans import trim_span
 from .blocks import Block
+from .collector import collector_paused
 
 __all__ = ["fence_spans", "line_starts", "markdown_blocks", "markdown_tokens", "table_line_spans"]
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@functools.lru_cache(maxsize=32)
-def markdown_tokens(text: str) -> tuple[Any, ...]:
-    """markdown-it-py's block tokens for `text` (CommonMark + tables), cached per text."""
+def markdown_tokens(text: str) -> list[Any]:
+    """markdown-it-py's block tokens for `text` (CommonMark + tables), parsed afresh."""
     from markdown_it import MarkdownIt
 
-    return tuple(MarkdownIt("commonmark").enable("table").parse(text))
+    return MarkdownIt("commonmark").enable("table").parse(text)
+
+
+class _Parsed(NamedTuple):
+    """What chunklab reads from a markdown text's tokens: its top-level blocks, its fenced code
+    blocks (at any depth) and the lines of its pipe tables."""
+
+    blocks: tuple[Block, ...]
+    fences: tuple[tuple[int, int], ...]
+    table_lines: tuple[tuple[int, int], ...]
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str) -> _Parsed:
+    """`_Parsed` for `text`, cached per text. The tokens live only while it runs, with the garbage
+    collector paused (`collector_paused`): they all stay alive until the parse returns, so a
+    collection meanwhile would free nothing, and once they are read they are freed by reference
+    counting, so no collection ever walks them (a cache of the tokens themselves kept hundreds of
+    thousands of objects alive for every text, which every later full collection walked)."""
+    with collector_paused():
+        return _read(text, markdown_tokens(text))
+
+
+def _read(text: str, tokens: Sequence[Any]) -> _Parsed:
+    """`_Parsed` from the tokens of `text`."""
+    return _Parsed(tuple(_top_blocks(text, tokens)), tuple(_fences(text, tokens)), tuple(_table_lines(text, tokens)))
 
 
 @functools.lru_cache(maxsize=32)
@@ -44,15 +69,25 @@ def _span(text: str, line_map: Sequence[int]) -> tuple[int, int]:
 
 def fence_spans(text: str) -> list[tuple[int, int]]:
     """Fenced code blocks at any depth (inside lists and quotes too), opening to closing fence."""
-    spans = (_span(text, t.map) for t in markdown_tokens(text) if t.type == "fence" and t.map)
-    return [(s, e) for s, e in spans if s < e]
+    return list(_parsed(text).fences)
 
 
 def table_line_spans(text: str) -> list[tuple[int, int]]:
     """Every line of every pipe table (header, delimiter and body rows), trimmed."""
+    return list(_parsed(text).table_lines)
+
+
+def _fences(text: str, tokens: Sequence[Any]) -> list[tuple[int, int]]:
+    """`fence_spans` from the tokens of `text`."""
+    spans = (_span(text, t.map) for t in tokens if t.type == "fence" and t.map)
+    return [(s, e) for s, e in spans if s < e]
+
+
+def _table_lines(text: str, tokens: Sequence[Any]) -> list[tuple[int, int]]:
+    """`table_line_spans` from the tokens of `text`."""
     starts = line_starts(text)
     out = []
-    for token in markdown_tokens(text):
+    for token in tokens:
         if token.type == "table_open" and token.map:
             for line in range(*token.map):
                 s, e = trim_span(text, starts[line], starts[line + 1])
@@ -79,7 +114,11 @@ def markdown_blocks(text: str) -> list[Block]:
     title = alt text, info = path, attrs ``caption`` = the paragraph's other text), ``quote``,
     ``markup`` (raw HTML blocks) and ``rule``.
     """
-    tokens = markdown_tokens(text)
+    return list(_parsed(text).blocks)
+
+
+def _top_blocks(text: str, tokens: Sequence[Any]) -> list[Block]:
+    """`markdown_blocks` from the tokens of `text`."""
     blocks: list[Block] = []
     i = 0
     while i < len(tokens):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..text.spans import Span
 from .csv import csv_row_spans
-from .html import iter_elements, parse_html
+from .html import html_row_spans
 from .markdown import fence_spans, table_line_spans
 
 __all__ = [
@@ -44,7 +44,7 @@ def markdown_table_row_spans(text: str) -> list[Span]:
 
 def html_table_row_spans(text: str) -> list[Span]:
     """HTML ``<tr>`` elements, including their closing tag when there is one."""
-    return [(e.start, e.end) for e in iter_elements(parse_html(text), {"tr"}) if e.start < e.end]
+    return html_row_spans(text)
 
 
 def table_row_spans(text: str, csv: bool = False) -> list[Span]:

@@ -191,3 +191,20 @@ def test_pysbd_spans_on_the_corpus_blocks():
             piece = text[b0:b1]
             expected = [(span.start, span.end) for span in segmenter.segment(piece)]
             assert _pysbd_char_spans(piece, segmenter.processor(piece).process()) == expected
+
+
+def test_pysbd_blocks_are_remembered_only_when_caching():
+    pytest.importorskip("pysbd")
+    from chunklab.text.sentences import _pysbd_block_starts
+
+    section = "Dr. Ellis met Mr. Jones. They spoke of weirs.\n\nThe gauge read 3.5 m. Nobody moved."
+    whole = "# Notes\n\n" + section + "\n\nA last line."
+    expected = [whole.index(s) for s in ("Dr.", "They", "The gauge", "Nobody")]
+    _pysbd_block_starts.cache_clear()
+    assert [s for s, _ in sentence_spans(whole, "pysbd", cache=False)][1:5] == expected
+    assert _pysbd_block_starts.cache_info().currsize == 0, "cache=False remembers nothing"
+    first = [s for s, _ in sentence_spans(whole, "pysbd")]
+    misses = _pysbd_block_starts.cache_info().misses
+    offset = whole.index(section)
+    assert [s + offset for s, _ in sentence_spans(section, "pysbd")] == first[1:5]
+    assert _pysbd_block_starts.cache_info().misses == misses, "the section's blocks were read with the whole text"

@@ -172,7 +172,7 @@ def sentence_spans(
             f"{list(METHOD_LANGUAGES[method])}, the 'regex' splitter knows {list(LANGUAGES)}"
         )
     if not cache:
-        return _split_sentences(text, method, language)
+        return _split_sentences(text, method, language, cache=False)
     return list(_cached_sentences(text, method, language))
 
 
@@ -193,7 +193,7 @@ def _resolve(text: str, method: str, language: str) -> str:
     return detected if detected in supported else "en"
 
 
-def _split_sentences(text: str, method: str, language: str) -> list[tuple[int, int]]:
+def _split_sentences(text: str, method: str, language: str, cache: bool = True) -> list[tuple[int, int]]:
     # A table row is one unit. A list item's marker ("1. ", "- ", "(a) ") is not a sentence of its
     # own: split what follows it, then give the marker back to the item's first sentence.
     rows, blocks, marker_of = [], [], {}
@@ -213,7 +213,7 @@ def _split_sentences(text: str, method: str, language: str) -> list[tuple[int, i
         rules = RULES[lang]
         found: Iterable[tuple[int, int]] = (span for b in blocks for span in regex_sentences(text, *b, rules))
     elif method == "pysbd":
-        found = _pysbd_sentences(text, blocks, lang)
+        found = _pysbd_sentences(text, blocks, lang, cache)
     elif method == "punkt":
         from ..models.resources import punkt_tokenizer
 
@@ -236,21 +236,30 @@ def _split_sentences(text: str, method: str, language: str) -> list[tuple[int, i
     return sorted(spans + rows) if rows else spans
 
 
-def _pysbd_sentences(text: str, blocks: Sequence[tuple[int, int]], language: str) -> Iterator[tuple[int, int]]:
+def _pysbd_sentences(
+    text: str, blocks: Sequence[tuple[int, int]], language: str, cache: bool = True
+) -> Iterator[tuple[int, int]]:
     """Sentence spans of each block by pySBD: each sentence runs from the start of one of pySBD's
-    character spans to the start of the next (a start inside an earlier span is ignored)."""
+    character spans to the start of the next (a start inside an earlier span is ignored). With
+    `cache`, a block's starts are remembered by its text, so a chunker that splits a section of a
+    text another one split whole (the hybrid after the sentence chunker) reads its blocks again."""
+    starts_of = _pysbd_block_starts if cache else _pysbd_block_starts.__wrapped__
+    for b0, b1 in blocks:
+        bounds = [*starts_of(text[b0:b1], language), b1 - b0]
+        yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pysbd_block_starts(block: str, language: str) -> tuple[int, ...]:
+    """Where pySBD's sentences of `block` start (0 first)."""
     from ..models.resources import pysbd_segmenter
 
-    segmenter = pysbd_segmenter(language)
-    for b0, b1 in blocks:
-        piece = text[b0:b1]
-        starts, covered = [0], 0
-        for start, end in _pysbd_char_spans(piece, segmenter.processor(piece).process()):
-            if start >= covered and start > starts[-1]:
-                starts.append(start)
-            covered = max(covered, end)
-        bounds = [*starts, len(piece)]
-        yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
+    starts, covered = [0], 0
+    for start, end in _pysbd_char_spans(block, pysbd_segmenter(language).processor(block).process()):
+        if start >= covered and start > starts[-1]:
+            starts.append(start)
+        covered = max(covered, end)
+    return tuple(starts)
 
 
 def _pysbd_char_spans(text: str, sentences: Sequence[str]) -> list[tuple[int, int]]:

@@ -121,11 +121,18 @@ def _stopwords() -> frozenset[str]:
 def bm25_tokens(texts: Sequence[str], stem: bool = True) -> list[list[str]]:
     """The tokens `BM25Retriever` indexes for each text: what ``bm25s.tokenize(texts, stopwords="en",
     stemmer=..., return_ids=False)`` returns (lower-cased words of two or more characters, English
-    stop words dropped, then Snowball stems), in one pass over each text with remembered stems."""
+    stop words dropped, then Snowball stems), in one pass over each text with remembered stems. The
+    tokens of the last 32,768 texts are remembered too: a comparison indexes the same chunk under
+    many chunkings (each list returned is the caller's own)."""
+    return [list(_text_tokens(t, stem)) for t in texts]
+
+
+@functools.lru_cache(maxsize=32_768)
+def _text_tokens(text: str, stem: bool) -> tuple[str, ...]:
+    """`bm25_tokens` of one text."""
     stop = _stopwords()
-    if stem:
-        return [[_stem(w) for w in _WORD.findall(t.lower()) if w not in stop] for t in texts]
-    return [[w for w in _WORD.findall(t.lower()) if w not in stop] for t in texts]
+    words = (w for w in _WORD.findall(text.lower()) if w not in stop)
+    return tuple(_stem(w) for w in words) if stem else tuple(words)
 
 
 class BM25Retriever(Retriever):

@@ -154,16 +154,9 @@ class Golden:
         answered = all(self.counter.total(intersection([(s, e)], got)) == n for s, e, n in self.excerpts)
         return covered, answered
 
-    def scores(self, reached: Sequence[Span], sent_chars: int) -> dict[str, float]:
-        """`chunklab.evaluation.metrics.sent_metrics` of a sending whose spans that reach past
-        `first` and before `last` are `reached` (the others hold no golden character) and which
-        holds `sent_chars` counted characters in all."""
-        return self.metrics(*self.coverage(reached), sent_chars)
-
     def metrics(self, covered: int, answered: bool, sent_chars: int) -> dict[str, float]:
-        """The metrics of a sending of `sent_chars` counted characters with this `coverage`."""
-        if not covered and not answered:
-            return {"answered": 0.0, "recall": 0.0, "precision": 0.0, "iou": 0.0}
+        """`chunklab.evaluation.metrics.sent_metrics` of a sending of `sent_chars` counted
+        characters whose `coverage` is ``(covered, answered)``."""
         return {
             "answered": float(answered),
             "recall": covered / self.chars,

@@ -13,11 +13,8 @@ import contextlib
 import functools
 import os
 import pathlib
-import sys
 import tempfile
 from typing import IO, Any, Iterator
-
-from .regex_cache import CachedRe, use_cached_re
 
 __all__ = [
     "MINILM_MAX_TOKENS",
@@ -146,25 +143,12 @@ def punkt_tokenizer() -> Any:
 @functools.cache
 def pysbd_segmenter(language: str = "en") -> Any:
     """pySBD's rule-based `Segmenter` for `language` (an ISO 639-1 code pySBD has rules for), set to
-    return character spans into the text it is given (``char_span=True``, no cleaning).
-
-    pySBD's modules get `chunklab.models.regex_cache.CachedRe` for `re`: the patterns it builds while
-    it reads outnumber `re`'s cache, and compiling them again was two thirds of its time."""
+    return character spans into the text it is given (``char_span=True``, no cleaning)."""
     try:
         import pysbd
     except ImportError as error:
         raise _missing("pySBD", "pip install pysbd==0.3.4", error) from error
-    segmenter = pysbd.Segmenter(language=language, clean=False, char_span=True)
-    _cache_pysbd_patterns()
-    return segmenter
-
-
-@functools.cache
-def _cache_pysbd_patterns() -> CachedRe:
-    """Every loaded pySBD module's `re`, swapped for one shared `CachedRe` (once per process)."""
-    cached = CachedRe()
-    use_cached_re([module for name, module in list(sys.modules.items()) if name.split(".")[0] == "pysbd"], cached)
-    return cached
+    return pysbd.Segmenter(language=language, clean=False, char_span=True)
 
 
 def import_transformers() -> Any:

@@ -25,10 +25,10 @@ def composite_font_pdf(pages: list[list[str]]) -> bytes:
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [%s] /Count %d >>"
         % (b" ".join(b"%d 0 R" % (first_page + 2 * i) for i in range(len(pages))), len(pages)),
-        b"<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Serif /Encoding /Identity-H /DescendantFonts [4 0 R] "
-        b"/ToUnicode %d 0 R >>" % (first_page + 2 * len(pages)),
-        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Serif /CIDSystemInfo << /Registry (Adobe) "
-        b"/Ordering (Identity) /Supplement 0 >> /DW 500 /W [32 [564]] /CIDToGIDMap /Identity >>",
+        (b"<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Serif /Encoding /Identity-H /DescendantFonts [4 0 R] "
+         b"/ToUnicode %d 0 R >>" % (first_page + 2 * len(pages))),
+        (b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+Serif /CIDSystemInfo << /Registry (Adobe) "
+         b"/Ordering (Identity) /Supplement 0 >> /DW 500 /W [32 [564]] /CIDToGIDMap /Identity >>"),
     ]
     for number, lines in enumerate(pages):
         shown = []

@@ -78,10 +78,9 @@ def page_layout(text: str) -> PageLayout:
     pages, bodies, furniture, open_ends = [], [], [], []
     for page in page_furniture(text):
         pages.append(page.span)
-        body = page.body
-        bodies.append((body[0][0], body[-1][1]) if body else (page.span[1], page.span[1]))
+        bodies.append(page.body_span)
         furniture.extend(page.furniture)
-        open_ends.append(bool(body) and _open_end(text, body))
+        open_ends.append(bool(page.body) and _open_end(text, page.body))
     return PageLayout(tuple(pages), tuple(bodies), tuple(sorted(furniture)), tuple(open_ends))
 
 
@@ -109,7 +108,9 @@ class PageChunker(UnitSized, Chunker):
       bottom of at least half of the pages, numbers ignored: see `page_layout`) out of each chunk's
       span where they sit at its edges. Where they fall inside a chunk (a chunk of several pages, or
       a carried sentence), the span has to include them; ``clean_text`` in metadata then holds the
-      chunk's text without them. `chunk.text` is always the exact source span.
+      chunk's text without them. `chunk.text` is always the exact source span. (`read_pdf` already
+      leaves them out of a PDF's text by the same rule, unless asked to keep them; a text from
+      ``pdftotext``, or the course's report, still holds them.)
     * ``carry_sentences=True``: when a page ends in the middle of a sentence (no full stop, and a
       last line that is full, so the paragraph was wrapped at the margin: see `PageLayout`), its
       chunk runs on to the end of that sentence on the next page, and the next chunk starts after.

@@ -133,3 +133,21 @@ def test_a_pdf_locked_by_a_password_is_refused_and_one_only_restricted_is_read(t
     with pytest.raises(ValueError, match=r"locked\.pdf.*password"):
         read_pdf(tmp_path / "locked.pdf")
     assert read_pdf(tmp_path / "restricted.pdf") == ("Tide tables", [(0, 11)])
+
+
+def test_a_pdf_without_pages_is_refused(tmp_path):
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(composite_font_pdf([]))
+    with pytest.raises(ValueError, match=r"cannot read PDF .*empty\.pdf"):
+        read_pdf(empty)
+
+
+def test_threads_read_pdfs_at_the_same_time(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = [almanac(tmp_path, BODIES), tmp_path / "emacs.pdf"]
+    paths[1].write_bytes(composite_font_pdf([["The regular expression of emacs"]] * 30))
+    alone = [read_pdf(path) for path in paths]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(read_pdf, paths * 8))
+    assert together == alone * 8

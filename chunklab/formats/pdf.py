@@ -45,6 +45,7 @@ import math
 import os
 import pathlib
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass
 
@@ -75,6 +76,9 @@ FURNITURE_SHARE = 0.5
 
 #: What PDFium writes for a hyphen at the end of a line whose word goes on on the next line.
 _BROKEN_WORD = "\ufffe"
+#: PDFium is not thread-safe: one document is read at a time in a process (a Dask worker runs
+#: several tasks in threads).
+_PDFIUM = threading.Lock()
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
 
@@ -132,23 +136,24 @@ def _page_texts(path: pathlib.Path) -> list[str]:
     # Imported here so that importing chunklab does not require pypdfium2 until a PDF is read.
     import pypdfium2
 
-    document = pypdfium2.PdfDocument(str(path))
-    try:
-        texts = []
-        for index in range(len(document)):
-            page = document[index]
-            textpage = page.get_textpage()
-            try:
-                raw = textpage.get_text_range()
-            finally:
-                textpage.close()
-                page.close()
-            texts.append(
-                raw.replace("\r\n", "\n").replace("\r", "\n").replace(_BROKEN_WORD, "-\n").replace(PAGE_BREAK, "\n").strip()
-            )
-        return texts
-    finally:
-        document.close()
+    raw = []
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(str(path))
+        try:
+            for index in range(len(document)):
+                page = document[index]
+                textpage = page.get_textpage()
+                try:
+                    raw.append(textpage.get_text_range())
+                finally:
+                    textpage.close()
+                    page.close()
+        finally:
+            document.close()
+    return [
+        text.replace("\r\n", "\n").replace("\r", "\n").replace(_BROKEN_WORD, "-\n").replace(PAGE_BREAK, "\n").strip()
+        for text in raw
+    ]
 
 
 def page_spans(text: str) -> list[tuple[int, int]]:

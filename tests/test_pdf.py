@@ -112,7 +112,7 @@ def test_a_hyphen_at_a_line_end_is_kept_with_its_line_break(tmp_path):
     assert text == "It is distri-\nbuted freely to non-\ndevelopers."
 
 
-def test_a_pdf_without_pages_or_with_a_broken_body_is_refused_by_name(tmp_path):
+def test_a_broken_pdf_is_refused_by_name(tmp_path):
     good = composite_font_pdf([["One line"]])
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(good[: len(good) // 3])

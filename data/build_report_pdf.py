@@ -6,7 +6,7 @@ be rebuilt after editing its markdown source::
     python data/build_report_pdf.py
 
 It needs fpdf2 (``pip install fpdf2==2.8.9``), a build-time tool for the data
-only: chunklab itself reads the PDF with pypdf and never imports fpdf2.
+only: chunklab itself reads the PDF with pypdfium2 and never imports fpdf2.
 
 The source uses a small markdown subset: ``#`` title (the lines after it form
 the cover), ``##`` sections, ``###`` subsections, paragraphs, ``- `` bullets,

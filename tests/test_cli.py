@@ -74,7 +74,7 @@ def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, ca
 
 
 def test_pdf_chunks_carry_the_pages_they_touch(docs_dir, tmp_path, capsys):
-    report = load_document("report")
+    report = read_document(docs_dir / "report.pdf")  # as the command reads it: without its running lines
     status, out, _ = run(["chunk", str(docs_dir / "report.pdf"), "--strategy", "fixed", "--param", "chunk_size=700"], capsys)
     assert status == 0
     records = [json.loads(line) for line in out.splitlines()]

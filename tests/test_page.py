@@ -115,3 +115,17 @@ def test_many_pages_chunk_in_linear_time():
         PageChunker()(text)
         timings.append(time.perf_counter() - started)
     assert timings[1] < 40 * timings[0] + 0.2  # 10x the pages, far from 100x the time
+
+
+def test_the_report_as_read_has_nothing_left_to_strip_and_chunks_by_the_same_pages():
+    doc = load_document("report")  # the corpus keeps the running header and footer
+    text, pages = read_pdf(doc.path)  # a learner's reading leaves them out, by the same rule
+    assert not page_layout(text).furniture and len(page_layout(doc.text).furniture) == 20
+    for carry in (False, True):
+        as_read, as_kept = PageChunker(carry_sentences=carry)(text), PageChunker(carry_sentences=carry)(doc.text)
+        assert [c.metadata["pages"] for c in as_read] == [c.metadata["pages"] for c in as_kept]
+        assert not any("clean_text" in c.metadata for c in as_read)
+        assert all(text[c.start : c.end] == c.text for c in as_read)
+    single = PageChunker(carry_sentences=False)
+    assert [c.text for c in single(text)] == [c.text for c in single(doc.text)]
+    assert [text[s:e] for s, e in pages] == [c.text for c in single(text)]

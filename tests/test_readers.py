@@ -18,6 +18,7 @@ from chunklab.formats.readers import (
     read_questions,
     read_text,
 )
+from chunklab.strategies.page import page_layout
 
 REPORT = load_document("report")
 
@@ -25,7 +26,7 @@ REPORT = load_document("report")
 def test_every_corpus_document_reads_the_same_through_the_public_reader():
     for name in list_documents():
         doc = load_document(name)
-        mine = read_document(doc.path, name, html_source=True)
+        mine = read_document(doc.path, name, html_source=True, pdf_furniture=True)
         assert mine.text == doc.text, name
         assert mine.name == name and mine.kind in ("markdown", "text", "csv", "html", "pdf")
         assert mine.metadata["char_count"] == len(doc.text)
@@ -60,10 +61,15 @@ def test_text_files_are_read_byte_exactly(tmp_path):
         assert doc.metadata["line_count"] == 4 and doc.metadata["word_count"] == 9
 
 
-def test_pdf_gets_page_spans(tmp_path):
+def test_pdf_gets_page_spans_and_loses_its_running_header_and_footer():
     doc = read_document(REPORT.path, name="report.pdf")
-    assert doc.kind == "pdf" and doc.text == REPORT.text
-    assert doc.metadata["page_count"] == len(doc.metadata["pages"]) > 1
+    assert doc.kind == "pdf" and doc.metadata["page_count"] == len(doc.metadata["pages"]) == 10
+    assert "Sustainability Report\n" in doc.text and "Marrow Bay Freight · 2025" not in doc.text
+    assert "Page 1 of 10" not in doc.text
+    layout = page_layout(REPORT.text)  # the corpus keeps them: its pages less the lines found there
+    assert len(layout.furniture) == 20
+    for (start, end), (body_start, body_end) in zip(doc.metadata["pages"], layout.bodies):
+        assert doc.text[start:end] == REPORT.text[body_start:body_end]
 
 
 def test_empty_file_is_an_empty_document(tmp_path):

@@ -10,7 +10,8 @@ question spans in ``data/questions_dev.jsonl`` and ``data/questions_test.jsonl``
   question spans index their source, and the course's markup lessons chunk it, where a learner's
   own web pages are read as their main text by `chunklab.formats.readers.read_document`);
 * the PDF is read with :func:`chunklab.formats.pdf.read_pdf`: page texts joined with a
-  blank line and a form feed (``"\\n\\n\\f"``), running headers and footers kept,
+  blank line and a form feed (``"\\n\\n\\f"``), running headers and footers kept (a learner's
+  own PDFs are read without them; the page lesson, notebook 13, finds and strips them itself),
   and the character span of every page in ``metadata["pages"]``.
 
 Example::
@@ -139,7 +140,7 @@ def load_document(name: str) -> Document:
     if kind not in KINDS:
         raise ValueError(f"document {name!r} has unknown kind {kind!r}; expected one of {KINDS}")
 
-    text, metadata = read_contents(path, html_source=True)
+    text, metadata = read_contents(path, html_source=True, pdf_furniture=True)
     if "source" in entry:
         metadata["source_path"] = root / entry["source"]
     if "description" in entry:

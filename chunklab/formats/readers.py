@@ -7,8 +7,9 @@ corpus's (`chunklab.formats.corpus.load_document` reads through this module too)
 
 * text-like files (``.md``, ``.txt``, ``.html``, ``.csv``) are decoded as UTF-8 from their bytes,
   byte-exactly: newlines (``\\r\\n`` included) and markup stay as they are on disk;
-* PDFs go through `chunklab.formats.pdf.read_pdf`: page texts joined by a blank line, with the span of every
-  page in ``metadata["pages"]``.
+* PDFs go through `chunklab.formats.pdf.read_pdf`: page texts joined by a blank line and a form feed, running
+  headers and footers left out (the corpus keeps its report's), with the span of every page in
+  ``metadata["pages"]``.
 
 A file that cannot be read raises `DocumentError`, whose message names the path and the reason (not
 UTF-8, with the byte and its offset; a corrupt or truncated PDF; permission denied; ...).
@@ -94,7 +95,9 @@ def read_text(path: str | os.PathLike[str]) -> str:
         ) from error
 
 
-def read_contents(path: str | os.PathLike[str], html_source: bool = False) -> tuple[str, dict[str, Any]]:
+def read_contents(
+    path: str | os.PathLike[str], html_source: bool = False, pdf_furniture: bool = False
+) -> tuple[str, dict[str, Any]]:
     """The text chunkers receive from `path`, and what reading it tells about it.
 
     How the file is read follows its extension (`KIND_BY_SUFFIX`; an unknown one is read as text):
@@ -104,7 +107,9 @@ def read_contents(path: str | os.PathLike[str], html_source: bool = False) -> tu
     * a web page: its visible main text as markdown (`chunklab.formats.web.extract_web_page`), unless
       `html_source` is True: then its HTML source, markup included, as the course corpus reads its
       pages (their question spans index the source, and the markup lessons chunk it);
-    * a PDF: its pages' text (`chunklab.formats.pdf.read_pdf`); a Word document: markdown-like text
+    * a PDF: its pages' text without running headers and footers (`chunklab.formats.pdf.read_pdf`),
+      unless `pdf_furniture` is True: then with them, as the course corpus reads its report (its
+      question spans index that text, and the page lesson strips them itself); a Word document: markdown-like text
       (`chunklab.formats.docx.read_docx`); a notebook: its cells as markdown, code fenced
       (`chunklab.formats.notebook.read_notebook`).
 
@@ -119,7 +124,7 @@ def read_contents(path: str | os.PathLike[str], html_source: bool = False) -> tu
     kind = KIND_BY_SUFFIX.get(path.suffix.lower(), "text")
     metadata: dict[str, Any] = {}
     if kind == "pdf":
-        text = _read_pdf(path, metadata)
+        text = _read_pdf(path, metadata, strip_furniture=not pdf_furniture)
     elif kind == "docx":
         text = _converted(path, "docx", metadata)
     else:
@@ -138,13 +143,13 @@ def read_contents(path: str | os.PathLike[str], html_source: bool = False) -> tu
     return text, metadata
 
 
-def _read_pdf(path: pathlib.Path, metadata: dict[str, Any]) -> str:
+def _read_pdf(path: pathlib.Path, metadata: dict[str, Any], strip_furniture: bool) -> str:
     from .pdf import read_pdf
 
     try:
-        text, pages = read_pdf(path)
+        text, pages = read_pdf(path, strip_furniture=strip_furniture)
     except ImportError as error:
-        raise DocumentError(f"{path}: reading a PDF needs pypdf (pip install 'chunklab[pdf]')") from error
+        raise DocumentError(f"{path}: reading a PDF needs pypdfium2 (pip install 'chunklab[pdf]')") from error
     except FileNotFoundError as error:
         raise DocumentNotFound(f"{path}: no such file") from error
     except ValueError as error:
@@ -203,18 +208,21 @@ def _kind(path: pathlib.Path) -> str:
     return kind
 
 
-def read_document(path: str | os.PathLike[str], name: str | None = None, html_source: bool = False) -> Document:
+def read_document(
+    path: str | os.PathLike[str], name: str | None = None, html_source: bool = False, pdf_furniture: bool = False
+) -> Document:
     """Read one supported file into a `Document` (kind from its extension, see `KIND_BY_SUFFIX`).
 
     `name` (default: the file name) becomes the document's name, the ``source`` of its chunks and
     the ``doc`` that questions about it refer to. A web page's text is its visible main text as
-    markdown, or its HTML source with `html_source` (see `read_contents`). Raises `DocumentError`
+    markdown, or its HTML source with `html_source`; a PDF's, its pages without running headers and
+    footers, or with them with `pdf_furniture` (see `read_contents`). Raises `DocumentError`
     naming the path and the reason when the file is missing, of an unsupported type, unreadable, not
     UTF-8, or a corrupt PDF.
     """
     path = pathlib.Path(path)
     kind = _kind(path)
-    text, metadata = read_contents(path, html_source=html_source)
+    text, metadata = read_contents(path, html_source=html_source, pdf_furniture=pdf_furniture)
     name = path.name if name is None else name
     return Document(name=name, title=name, kind=kind, text=text, path=path,
                     metadata=types.MappingProxyType(metadata))

@@ -4,39 +4,24 @@ from __future__ import annotations
 
 import bisect
 import functools
-import math
-import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..core import Chunker, ChunkSpan, register
-from ..formats.pdf import page_spans
+from ..formats.pdf import page_furniture
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
-from ..text.paragraphs import line_spans
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
 
 __all__ = ["PageChunker", "PageLayout", "page_layout"]
 
-#: How many lines at the top and at the bottom of a page may be a running header or footer.
-EDGE_LINES = 2
-#: A line is running furniture if it (digits aside) starts or ends at least this share of the pages.
-FURNITURE_SHARE = 0.5
 #: A page's last line that reaches this share of its longest line was wrapped at the margin: the
 #: paragraph goes on (a shorter one is the end of a paragraph, a heading or a list item).
 FULL_LINE = 0.6
 
-_DIGITS = re.compile(r"\d+")
-_SPACE = re.compile(r"\s+")
 _CLOSERS = "\"'”’)]"
 _TERMINAL = ".!?…"
-
-
-def _normalise(line: str) -> str:
-    """A line with numbers and spacing normalised: "Page 3 of 10" and "Page 4 of 10" agree."""
-    return _SPACE.sub(" ", _DIGITS.sub("#", line)).strip().lower()
 
 
 @dataclass(frozen=True)
@@ -85,35 +70,21 @@ class PageLayout:
 def page_layout(text: str) -> PageLayout:
     """Split `text` into pages at form feeds and find its running headers and footers.
 
-    A header (footer) line is one of the first (last) two non-blank lines of a page whose
-    normalised form (numbers replaced, case and spacing ignored) is also among the first (last) two
-    lines of at least half of the non-blank pages, and of at least two. Only lines at the very edge
-    of a page count: a header line, then possibly a second one, from the top; footer lines likewise
-    from the bottom. Cached per text.
+    The rule is `chunklab.formats.pdf.page_furniture`, the one `chunklab.formats.pdf.read_pdf`
+    strips them by: a line among the first (last) two non-blank lines of a page whose normalised
+    form (numbers replaced, case and spacing ignored) is also among the first (last) two lines of
+    at least half of the non-blank pages, and of at least two. Cached per text.
     """
-    pages = tuple(page_spans(text))
-    lines = [[(s + a, s + b) for a, b in line_spans(text[s:e])] for s, e in pages]
-    filled = sum(1 for page in lines if page)
-    top, bottom = Counter(), Counter()
-    for page in lines:
-        top.update({_normalise(text[s:e]) for s, e in page[:EDGE_LINES]})
-        bottom.update({_normalise(text[s:e]) for s, e in page[-EDGE_LINES:]})
-    needed = max(2, math.ceil(FURNITURE_SHARE * filled))
-    bodies, furniture, open_ends = [], [], []
-    for (start, end), page in zip(pages, lines):
-        first, last = 0, len(page)
-        while first < min(EDGE_LINES, last) and top[_normalise(text[slice(*page[first])])] >= needed:
-            first += 1
-        while last > max(first, len(page) - EDGE_LINES) and bottom[_normalise(text[slice(*page[last - 1])])] >= needed:
-            last -= 1
-        furniture.extend(page[:first] + page[last:])
-        body = page[first:last]
-        bodies.append((body[0][0], body[-1][1]) if body else (end, end))
-        open_ends.append(bool(body) and _open_end(text, body))
-    return PageLayout(pages, tuple(bodies), tuple(sorted(furniture)), tuple(open_ends))
+    pages, bodies, furniture, open_ends = [], [], [], []
+    for page in page_furniture(text):
+        pages.append(page.span)
+        bodies.append(page.body_span)
+        furniture.extend(page.furniture)
+        open_ends.append(bool(page.body) and _open_end(text, page.body))
+    return PageLayout(tuple(pages), tuple(bodies), tuple(sorted(furniture)), tuple(open_ends))
 
 
-def _open_end(text: str, lines: list[tuple[int, int]]) -> bool:
+def _open_end(text: str, lines: tuple[tuple[int, int], ...]) -> bool:
     """Do these lines stop mid-sentence: no terminal punctuation (closing quotes aside) at the
     end, and a full last line?"""
     pos = lines[-1][1]
@@ -137,7 +108,9 @@ class PageChunker(UnitSized, Chunker):
       bottom of at least half of the pages, numbers ignored: see `page_layout`) out of each chunk's
       span where they sit at its edges. Where they fall inside a chunk (a chunk of several pages, or
       a carried sentence), the span has to include them; ``clean_text`` in metadata then holds the
-      chunk's text without them. `chunk.text` is always the exact source span.
+      chunk's text without them. `chunk.text` is always the exact source span. (`read_pdf` already
+      leaves them out of a PDF's text by the same rule, unless asked to keep them; a text from
+      ``pdftotext``, or the course's report, still holds them.)
     * ``carry_sentences=True``: when a page ends in the middle of a sentence (no full stop, and a
       last line that is full, so the paragraph was wrapped at the margin: see `PageLayout`), its
       chunk runs on to the end of that sentence on the next page, and the next chunk starts after.

@@ -6,6 +6,7 @@ Dask) > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` > ``m
 """
 
 from . import strategies as _strategies  # noqa: F401  (fills CHUNKERS)
+from .caches import clear_caches
 from .core import CHUNKERS, Chunk, Chunker, ParameterError
 from .evaluation import compare
 from .formats import Document, list_documents, load_document, load_questions
@@ -17,6 +18,7 @@ __all__ = [
     "Chunker",
     "Document",
     "ParameterError",
+    "clear_caches",
     "compare",
     "explore",
     "list_documents",

@@ -13,12 +13,12 @@ meaning instead: consecutive blocks whose embeddings are similar are grouped und
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
@@ -188,7 +188,7 @@ def _node_metadata(node: Node) -> dict[str, Any]:
     return metadata
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _tree(
     text: str,
     format: DocumentFormat,
@@ -292,7 +292,7 @@ def _semantic_groups(
         root.children.append(group)
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedder: Embedder | None) -> np.ndarray:
     """Cosine similarity of each block with the next (cached per text, blocks and embedder)."""
     if len(blocks) < 2:

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
+from ..caches import cached
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
@@ -542,7 +542,7 @@ def _table_metadata(piece: _Piece) -> dict[str, Any]:
 
 
 # -- analysis -------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
     """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
     resolved = resolve_format(text, fmt)
@@ -588,7 +588,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     return _Analysis(title, sections, ends, leads, tuple(runs), layout)
 
 
-@functools.lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _prose_vectors(
     text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner, embedder: Embedder | None
 ) -> dict[int, Any]:

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_spans
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
@@ -81,7 +82,7 @@ class PageLayout:
         return out
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def page_layout(text: str) -> PageLayout:
     """Split `text` into pages at form feeds and find its running headers and footers.
 
@@ -224,7 +225,7 @@ def _sentences_within(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _all_sentences(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     spans = sentence_spans(text)
     return spans, [s for s, _ in spans]

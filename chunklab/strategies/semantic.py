@@ -19,13 +19,13 @@ kept in a small module-level cache, so moving a threshold slider re-runs only th
 
 from __future__ import annotations
 
-import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
@@ -69,7 +69,7 @@ def sentence_units(text: str, method: SentenceMethod = "regex") -> list[tuple[in
     return list(_sentence_units(text, method))
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _sentence_units(text: str, method: SentenceMethod) -> tuple[tuple[int, int], ...]:
     units: list[tuple[int, int]] = []
     for start, end in paragraph_spans(text):

@@ -14,12 +14,12 @@ becomes one of about 4 to 450 tokens, not 2,000 tokens.
 from __future__ import annotations
 
 import enum
-import functools
 import math
 import typing
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Sequence
 
+from ..caches import cached
 from ..core import Chunker, named_choices, split_list
 from ..text.length import length_function
 from ..text.sentences import sentence_spans
@@ -141,7 +141,7 @@ def chars_per_unit(text: str, unit: str, tokenizer: Any = "minilm") -> float:
         return _chars_per_unit(text, unit, tokenizer)
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _cached_chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     return _chars_per_unit(text, unit, tokenizer)
 

@@ -276,6 +276,7 @@ class EntityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 200,
         group_by: Literal["entities", "paragraphs"] = "entities",

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..caches import cached
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
+from ..core import Chunk, Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
@@ -297,6 +297,7 @@ class HybridChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 100,
         prose: ProsePacking = "sentences",
@@ -323,18 +324,6 @@ class HybridChunker(UnitSized, Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
-
-    def check(self) -> None:
-        """`title` a str or None; the pluggable steps callables."""
-        if self.title is not None and not isinstance(self.title, str):
-            raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
-        for name, optional in (
-            ("sectioner", False), ("context", True), ("propositions", True), ("embedder", True)
-        ):
-            value = getattr(self, name)
-            if not callable(value) and not (optional and value is None):
-                allowed = "a callable or None" if optional else "a callable"
-                raise ParameterError(f"HybridChunker: parameter {name!r} must be {allowed}, got {value!r}")
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The chunks of `text`: routed, capped, merged, then given their context."""

@@ -115,6 +115,7 @@ class KeywordChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         keywords: tuple[str, ...] = (),
         pattern: str = "",
         where: MatchWhere = "line_start",

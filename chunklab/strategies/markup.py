@@ -63,6 +63,7 @@ class StructureChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         heading_level: int = 6,
         unit: SizeUnit = "chars",

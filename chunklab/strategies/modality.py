@@ -81,6 +81,7 @@ class ModalityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         sentence_splitter: SentenceMethod = "regex",
         code: Literal["whole", "definitions"] = "whole",

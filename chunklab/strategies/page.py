@@ -157,6 +157,7 @@ class PageChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         pages_per_chunk: int = 1,
         chunk_size: int = 4000,
         strip_furniture: bool = True,

@@ -60,6 +60,7 @@ class SlidingWindowChunker(Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         stride: int = DEFAULT_CHUNK_SIZE // 2,
         unit: WindowUnit = "chars",

@@ -449,6 +449,7 @@ class TokenChunker(Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = 150,
         chunk_overlap: int = 0,
         tokenizer: TokenizerLike = "minilm",

@@ -482,6 +482,7 @@ class TopicChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         method: TopicMethod = "texttiling",
         block: int = 10,
         n_topics: int = 5,

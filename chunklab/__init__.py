@@ -2,7 +2,8 @@
 
 The public API; see README.md and the notebooks in ``notebooks/``. The package is layered, each
 layer importing only the ones below it: ``pipeline`` (files, export, the command line, the store,
-Dask) > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` > ``models`` > ``core``.
+Dask) > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` > ``models`` > ``core``
+> ``constraints`` and ``caches``.
 """
 
 from . import strategies as _strategies  # noqa: F401  (fills CHUNKERS)

@@ -85,7 +85,10 @@ class Constraint:
         return self._describe() + (" (or none)" if self.optional and self.settable else "")
 
     def show(self, value: Any) -> str:
-        """`value` written as the command line takes it (a callable or a class by its name)."""
+        """`value` written as the command line takes it (None as ``none``, a callable or a class by
+        its name)."""
+        if value is None:
+            return _NONE[0]
         if inspect.isfunction(value) or inspect.isclass(value) or inspect.ismethod(value) or inspect.isbuiltin(value):
             return value.__qualname__
         return str(value)

@@ -105,10 +105,14 @@ def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, hint
 
 
 def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: tuple) -> tuple[Any, Any, Any]:
+    """A slider's ``(low, high, step)``: the caller's range or the class's hint, kept inside the
+    declared interval `bound`; else the interval itself, closed around the default if open."""
     source = override if isinstance(override, tuple) else hint
     if source is not None:
         low, high, *rest = source
         step = rest[0] if rest else (1 if kind == "int" else (high - low) / 100)
+        low = low if bound[0] is None else max(low, bound[0])
+        high = high if bound[1] is None else min(high, bound[1])
         return low, high, step
     low = bound[0] if bound[0] is not None else 0
     if bound[1] is not None:

@@ -1,0 +1,87 @@
+"""Transfer of a leaderboard (chunklab.evaluation.transfer), on comparisons built by hand whose
+rankings, regrets and choices are known."""
+
+import pandas as pd
+import pytest
+
+from chunklab.evaluation.budget import ROW_COLUMNS, Comparison
+from chunklab.evaluation.transfer import (
+    document_regret,
+    leave_one_document_out,
+    rank_transfer,
+    robust_choice,
+    unseen_documents,
+)
+
+
+def build(scores):
+    """``scores[(doc, split)][chunker]`` = list of answered values (one per question), for one
+    retriever ("bm25") at one budget (1000)."""
+    rows = []
+    for (doc, split), by_chunker in scores.items():
+        for chunker, values in by_chunker.items():
+            for i, value in enumerate(values):
+                rows.append({"question": f"{doc}-{split}-{i}", "doc": doc, "doc_kind": "text", "kind": "fact",
+                             "split": split, "chunker": chunker, "context": False, "retriever": "bm25",
+                             "budget": 1000, "answered": float(value), "recall": float(value),
+                             "precision": 0.0, "iou": 0.0, "sent": 1000.0})
+    chunkers = sorted({c for by_chunker in scores.values() for c in by_chunker})
+    return Comparison(rows=pd.DataFrame(rows, columns=list(ROW_COLUMNS)),
+                      chunkings=pd.DataFrame({"chunker": chunkers}).set_index("chunker"),
+                      timings=pd.DataFrame({"chunker": chunkers}))
+
+
+# dev and course-test rank a > b > c; the unseen document ranks them the other way round.
+RESULT = build({
+    ("course", "dev"): {"a": [1, 1, 1, 1], "b": [1, 1, 0, 0], "c": [0, 0, 0, 0]},
+    ("course", "test"): {"a": [1, 1, 1, 0], "b": [1, 0, 0, 0], "c": [0, 0, 0, 0]},
+    ("new", "test"): {"a": [0, 0, 0, 0], "b": [1, 0, 0, 0], "c": [1, 1, 1, 0]},
+})
+
+
+def test_unseen_documents_are_those_without_dev_questions():
+    assert unseen_documents(RESULT) == ["new"]
+
+
+def test_rank_transfer_separates_course_and_unseen_documents():
+    table = rank_transfer(RESULT).set_index("group")
+    assert table.loc["course", "rho"] == pytest.approx(1.0)
+    assert table.loc["unseen", "rho"] == pytest.approx(-1.0)
+    assert table.loc["unseen", "questions"] == 4
+    assert set(table["chunkings"]) == {3}
+
+
+def test_rank_transfer_needs_dev_rows():
+    test_only = build({("new", "test"): {"a": [1], "b": [0]}})
+    with pytest.raises(ValueError, match="dev questions"):
+        rank_transfer(test_only)
+
+
+def test_document_regret_is_zero_for_the_best_on_each_document():
+    regret = document_regret(RESULT, "bm25", 1000)
+    assert regret.loc["a", "course"] == 0 and regret.loc["c", "new"] == 0
+    assert regret.loc["a", "new"] == pytest.approx(0.75)
+    assert regret.loc["c", "course"] == pytest.approx(0.75)
+    assert regret.loc["b", "course"] == pytest.approx(0.5)
+
+
+def test_robust_choice_minimises_the_worst_regret():
+    # worst regrets: a 0.75, b 0.5, c 0.75: b is never best, but never far from it.
+    assert robust_choice(document_regret(RESULT, "bm25", 1000)) == "b"
+
+
+def test_leave_one_document_out_reports_what_a_leaderboard_pick_gets():
+    table = leave_one_document_out(RESULT, "bm25", 1000).set_index("doc")
+    # chosen on "new" alone, c is picked for "course", where a was best.
+    assert table.loc["course", "chosen"] == "c" and table.loc["course", "best"] == "a"
+    assert table.loc["course", "regret"] == pytest.approx(0.75)
+    assert table.loc["new", "chosen"] == "a" and table.loc["new", "regret"] == pytest.approx(0.75)
+    robust = leave_one_document_out(RESULT, "bm25", 1000, choose="robust").set_index("doc")
+    assert list(robust["chosen"]) == ["c", "a"]  # one other document: its best is its robust choice
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="choose"):
+        leave_one_document_out(RESULT, "bm25", 1000, choose="best")
+    with pytest.raises(ValueError, match="no rows"):
+        document_regret(RESULT, "dense", 1000)

@@ -20,7 +20,8 @@ of chunklab memoises through `functools` directly.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = ["cached", "clear_caches", "registered_caches"]
 

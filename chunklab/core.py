@@ -16,8 +16,9 @@ import hashlib
 import inspect
 import operator
 import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Self
+from typing import Any, ClassVar, Self
 
 from .caches import cached
 from .constraints import Constraint, constraint_for
@@ -186,7 +187,8 @@ class Chunker:
     name: ClassVar[str] = ""
     #: Inclusive numeric bounds per parameter; ``None`` leaves a side open (see `constraints`).
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
-    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit.
+    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit
+    #: (`explore` keeps it inside `bounds`).
     widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
     #: Options for `chunklab.viz.chunks.render_html` when `explore` draws this chunker's chunks, e.g.
     #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
@@ -239,7 +241,7 @@ class Chunker:
         With ``deep=True`` (as in scikit-learn), the parameters of parameter values that have
         parameters of their own (a `Chunker`, or any object with a ``get_params`` method such as the
         hybrid's `ExtractiveContext`) follow as ``"<name>__<parameter>"``."""
-        params = {name: getattr(self, name) for name in self.param_specs()}
+        params = {name: getattr(self, name) for name in _parameters(type(self))}
         if not deep:
             return params
         out = dict(params)

@@ -5,6 +5,7 @@ on an attribute is refused when the chunker runs."""
 from __future__ import annotations
 
 import inspect
+from typing import ClassVar
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_a_changed_declaration_changes_all_three() -> None:
         """A fixed-size chunker whose chunk_size is declared in [10, 50]."""
 
         name = "narrow_test_only"
-        bounds = {**FixedSizeChunker.bounds, "chunk_size": (10, 50)}
+        bounds: ClassVar[dict] = {**FixedSizeChunker.bounds, "chunk_size": (10, 50)}
 
     with pytest.raises(ParameterError, match=r"'chunk_size' must be in \[10, 50\], got 60"):
         Narrow(chunk_size=60)

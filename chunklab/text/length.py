@@ -417,6 +417,10 @@ class UnitSized:
     with spans when `cuts_at_tokens` and the unit is tokens), and a ``min_chunk_size``, where the
     chunker has one, is smaller than ``chunk_size``. List the mixin before `chunklab.core.Chunker`
     among the bases.
+
+    The one exception to the size contract that every sized chunker shares: a single character that
+    alone measures more than ``chunk_size`` (a character outside ASCII can be two or three cl100k
+    tokens, so with ``chunk_size=1`` token) is a chunk by itself, since offsets cannot split it.
     """
 
     #: True for the chunkers that cut at token boundaries (they need a tokenizer that gives spans).

@@ -321,10 +321,15 @@ class Chunker:
         self.check()
 
     def _revalidated(self) -> None:
-        """`validate` if a parameter changed since the last validation that passed here (an
-        attribute set directly): the call costs a tuple of the values and one comparison."""
+        """`validate` if a parameter was set since the last validation that passed here (an
+        attribute set directly): the call costs a tuple of the values and one comparison, in which
+        a value that is still the same object is not compared any further."""
         values = _values_of(type(self))(self)
-        if values != self.__dict__.get("_validated"):
+        try:
+            changed = values != self.__dict__.get("_validated")
+        except (ValueError, TypeError):  # a new value whose ``==`` cannot answer (an array): it changed
+            changed = True
+        if changed:
             self.validate()
             self._validated = values
 
@@ -434,8 +439,10 @@ def _constraints(cls: type[Chunker]) -> dict[str, Constraint]:
 
 
 @cached(maxsize=None)
-def _values_of(cls: type[Chunker]) -> Callable[[Chunker], Any]:
-    """A function of a `cls` chunker giving its parameter values (a tuple; the value itself for one
-    parameter), for `Chunker._revalidated`."""
+def _values_of(cls: type[Chunker]) -> Callable[[Chunker], tuple[Any, ...]]:
+    """A function of a `cls` chunker giving the tuple of its parameter values, for
+    `Chunker._revalidated`."""
     names = tuple(_parameters(cls))
-    return operator.attrgetter(*names) if names else lambda chunker: ()
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda chunker: tuple(getattr(chunker, name) for name in names)

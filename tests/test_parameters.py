@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 from typing import ClassVar
 
+import numpy as np
 import pytest
 
 from chunklab import CHUNKERS, ParameterError
@@ -120,6 +121,10 @@ def test_an_attribute_set_directly_is_checked_when_the_chunker_runs() -> None:
     assert len(chunker("word " * 400)) == 23
     chunker.unit = "lightyears"
     with pytest.raises(ParameterError, match=r"'unit' must be one of \['chars', 'words', 'tokens'\]"):
+        chunker("word " * 10)
+    chunker.unit = "chars"
+    chunker.tokenizer = np.arange(3)  # compared with the validated value, `==` gives an array
+    with pytest.raises(ParameterError, match="tokenizer"):
         chunker("word " * 10)
 
 

@@ -152,8 +152,8 @@ class Choice(Constraint):
         return [self.show(option) for option in self.options]
 
     def show(self, value: Any) -> str:
-        """An Enum member by its value, anything else as `str` does."""
-        return str(value.value) if isinstance(value, enum.Enum) else str(value)
+        """An Enum member by its value, anything else as `Constraint.show` does."""
+        return str(value.value) if isinstance(value, enum.Enum) else super().show(value)
 
     def _problem(self, value: Any) -> str | None:
         if value in self.options:
@@ -235,7 +235,7 @@ class TextList(Constraint):
 
     def show(self, value: Any) -> str:
         """The parts joined by the separator."""
-        return self.separator.join(map(str, value)) if isinstance(value, tuple) else str(value)
+        return self.separator.join(map(str, value)) if isinstance(value, tuple) else super().show(value)
 
     def _describe(self) -> str:
         return "comma-separated text"

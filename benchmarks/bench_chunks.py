@@ -10,8 +10,8 @@ chunker whose `spans` costs nothing):
 * ``content hash``: `chunklab.core.content_hash`, the first 16 hex digits of the SHA-256 of the
   chunk's UTF-8; since issue 23 it is computed when ``chunk.metadata`` is first read, not when the
   chunk is made;
-* ``Chunk object``: a new object and its five fields, set directly (what `Chunker.__call__` does);
-  and through the dataclass constructor, for comparison;
+* ``Chunk object``: `Chunk.from_slice` (a new object, its five fields set by the slots' own
+  setters: what `Chunker.__call__` does); and through the dataclass constructor, for comparison;
 * ``Chunker.__call__``: everything, per chunk; then the first read of each chunk's metadata (which
   computes its hash) and a later read.
 
@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from shapes import shape_text
 
-from chunklab.core import Chunk, Chunker, _new_object, _set_fields, content_hash
+from chunklab.core import Chunk, Chunker, content_hash
 
 SIZE = 512
 SPANS = 20_000
@@ -39,7 +39,7 @@ class Precomputed(Chunker):
 
     name = ""
 
-    def __init__(self, given: tuple = ()) -> None:
+    def __init__(self, *, given: tuple = ()) -> None:
         self.given = given
 
     def spans(self, text: str) -> list:
@@ -61,18 +61,13 @@ def measure() -> list[tuple[str, float]]:
     text = shape_text("course", SIZE * SPANS)
     spans = [(k * SIZE, (k + 1) * SIZE, {"separator": "paragraph"}) for k in range(SPANS)]
     pieces = [text[s:e] for s, e, _ in spans]
-    set_text, set_start, set_end, set_index, set_metadata = _set_fields
+    from_slice = Chunk.from_slice
 
     def objects() -> None:
         for k, piece in enumerate(pieces):
-            chunk = _new_object(Chunk)
-            set_text(chunk, piece)
-            set_start(chunk, k)
-            set_end(chunk, k + SIZE)
-            set_index(chunk, k)
-            set_metadata(chunk, None)
+            from_slice(piece, k, k + SIZE, k, None)
 
-    chunker = Precomputed(tuple(spans))
+    chunker = Precomputed(given=tuple(spans))
     made: list[list[Chunk]] = []
 
     def call() -> None:
@@ -84,7 +79,7 @@ def measure() -> list[tuple[str, float]]:
             {"chunk_index": k, "total_chunks": SPANS, "char_count": SIZE, "content_hash": None, **extra}
             for k, (_, _, extra) in enumerate(spans)])),
         ("content hash", per_chunk(lambda: [content_hash(piece) for piece in pieces])),
-        ("Chunk object, fields set directly", per_chunk(objects)),
+        ("Chunk object, Chunk.from_slice", per_chunk(objects)),
         ("Chunk object, dataclass constructor", per_chunk(lambda: [Chunk(p, k, k + SIZE, k, {}) for k, p in enumerate(pieces)])),
         ("Chunker.__call__ (hash when read)", per_chunk(call)),
     ]

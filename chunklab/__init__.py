@@ -2,10 +2,12 @@
 
 The public API; see README.md and the notebooks in ``notebooks/``. The package is layered, each
 layer importing only the ones below it: ``pipeline`` (files, export, the command line, the store,
-Dask) > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` > ``models`` > ``core``.
+Dask) > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` > ``models`` > ``core``
+> ``constraints`` and ``caches``.
 """
 
 from . import strategies as _strategies  # noqa: F401  (fills CHUNKERS)
+from .caches import clear_caches
 from .core import CHUNKERS, Chunk, Chunker, ParameterError
 from .evaluation import compare
 from .formats import Document, list_documents, load_document, load_questions
@@ -17,6 +19,7 @@ __all__ = [
     "Chunker",
     "Document",
     "ParameterError",
+    "clear_caches",
     "compare",
     "explore",
     "list_documents",

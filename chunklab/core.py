@@ -1,8 +1,9 @@
 """The core model: the `Chunk` record, the `Chunker` base class and the registry.
 
 Every strategy in `chunklab.strategies` subclasses `Chunker`. A subclass declares its parameters as
-typed `__init__` arguments with defaults (scikit-learn style), stores each one under the same name,
-lists numeric bounds in `bounds`, and implements `spans(text)`, which yields exact character spans.
+typed keyword-only `__init__` arguments with defaults (scikit-learn style), stores each one under the
+same name, lists numeric bounds in `bounds` (each parameter's type hint and bound make its
+`chunklab.constraints.Constraint`), and implements `spans(text)`, which yields exact character spans.
 The base class turns spans into `Chunk` objects and attaches the standard metadata, so offsets are
 never re-derived by searching the text.
 """
@@ -11,26 +12,26 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import enum
 import hashlib
 import inspect
-import math
-import types
+import operator
 import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Literal, Mapping
+from typing import Any, ClassVar, Self
+
+from .caches import cached
+from .constraints import Constraint, constraint_for
 
 __all__ = [
+    "CHUNKERS",
     "Chunk",
     "ChunkSpan",
     "Chunker",
-    "CHUNKERS",
     "ParameterError",
     "Span",
     "content_hash",
-    "named_choices",
     "register",
-    "split_list",
 ]
 
 class ParameterError(ValueError, TypeError):
@@ -40,35 +41,76 @@ class ParameterError(ValueError, TypeError):
     """
 
 
-def named_choices(annotation: Any) -> Any:
-    """For a parameter typed ``Literal[...] | Any`` (a tokenizer by name, or any tokenizer object),
-    the ``Literal`` of names, which a control or a command line can offer; None for any other type."""
-    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
-        return None
-    members = typing.get_args(annotation)
-    literals = [m for m in members if typing.get_origin(m) is Literal]
-    return literals[0] if len(literals) == 1 and Any in members else None
-
-
-def split_list(text: str, separator: str = ",") -> tuple[str, ...]:
-    """A ``tuple[str, ...]`` parameter typed as one string (in an explorer's text box or on the
-    command line): the parts between separators, stripped, empty ones dropped."""
-    return tuple(part.strip() for part in text.split(separator) if part.strip())
-
-
 #: A half-open character span ``(start, end)`` of a text: ``text[start:end]``.
 Span = tuple[int, int]
 #: What `Chunker.spans` yields: a `Span`, or ``(start, end, extra_metadata)``.
 ChunkSpan = Span | tuple[int, int, Mapping[str, Any]]
 
 
+def content_hash(text: str) -> str:
+    """A short, stable fingerprint of a chunk's text (first 16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+#: Stands for a ``content_hash`` not computed yet (see `_made_fast`).
+_LATER = object()
+
+
+def _made_fast(cls: type[Chunk]) -> type[Chunk]:
+    """Class decorator of `Chunk`, applied after `dataclass` has made its slots: the one place where
+    chunks are made faster than the dataclass allows. It adds two things.
+
+    * ``Chunk.from_slice(text, start, end, index, metadata)``, for a `text` known to be
+      ``source[start:end]`` with ``0 <= start <= end <= len(source)``: a bare object whose slots
+      are filled by their own setters. The frozen dataclass's ``__init__`` sets each field through
+      ``object.__setattr__`` and runs `__post_init__`'s check, about 0.6 µs more a chunk (bench:
+      ``benchmarks/bench_chunks.py``). The arguments are the fields in order, as for ``Chunk(...)``;
+      a new field is added here (the unpacking below fails until it is).
+    * ``chunk.metadata`` computes ``content_hash`` the first time it is read. The SHA-256 of every
+      chunk's text costs more than the rest of making the chunk, for a value a pipeline that wants
+      texts and offsets never reads; so `Chunker.__call__` puts the placeholder `_LATER` in its
+      place and the first read replaces it with the hash of ``chunk.text``. What any reader sees is
+      the dict an eager build made, in the same order (equality, ``repr``, copies, pickles and
+      ``dataclasses.asdict`` read the attribute too). The placeholder is an object the garbage
+      collector does not track, so the dict stays untracked; a lazy mapping object per chunk
+      would double the objects every collection walks.
+    """
+    make = object.__new__
+    set_text, set_start, set_end, set_index, set_metadata = (
+        cls.__dict__[f.name].__set__ for f in dataclasses.fields(cls)
+    )
+    read_metadata = cls.__dict__["metadata"].__get__
+    later = _LATER
+
+    def from_slice(text: str, start: int, end: int, index: int, metadata: Mapping[str, Any]) -> Chunk:
+        chunk = make(cls)
+        set_text(chunk, text)
+        set_start(chunk, start)
+        set_end(chunk, end)
+        set_index(chunk, index)
+        set_metadata(chunk, metadata)
+        return chunk
+
+    def metadata(chunk: Chunk) -> Mapping[str, Any]:
+        value = read_metadata(chunk)
+        if type(value) is dict and value.get("content_hash") is later:
+            value["content_hash"] = content_hash(chunk.text)
+        return value
+
+    cls.from_slice = staticmethod(from_slice)  # type: ignore[assignment]
+    cls.metadata = property(metadata, set_metadata, doc="The chunk's metadata (see `_made_fast`).")  # type: ignore[assignment]
+    return cls
+
+
+@_made_fast
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """One chunk of a source text.
 
     ``source[start:end] == text`` always holds; `__post_init__` checks that the length agrees and
-    `Chunker` builds chunks only by slicing the source. Anything derived from the chunk (a rendered
-    table, a context header) belongs in `metadata` under its own key, never in `text`.
+    `Chunker` builds chunks only by slicing the source (through `from_slice`, see `_made_fast`).
+    Anything derived from the chunk (a rendered table, a context header) belongs in `metadata` under
+    its own key, never in `text`.
     """
 
     text: str
@@ -76,6 +118,8 @@ class Chunk:
     end: int
     index: int = 0
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    #: A chunk of a slice known to be exact, made without the checks (see `_made_fast`).
+    from_slice: ClassVar[Callable[[str, int, int, int, Mapping[str, Any]], Chunk]]
 
     def __post_init__(self) -> None:
         if not (0 <= self.start <= self.end):
@@ -92,46 +136,6 @@ class Chunk:
     def overlaps(self, other: Chunk) -> int:
         """Number of source characters this chunk shares with `other`."""
         return max(0, min(self.end, other.end) - max(self.start, other.start))
-
-
-def content_hash(text: str) -> str:
-    """A short, stable fingerprint of a chunk's text (first 16 hex digits of its SHA-256)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-#: Stands for a ``content_hash`` not computed yet (see `_metadata_attribute`).
-_LATER = object()
-
-
-def _metadata_attribute(slot: Any) -> property:
-    """`Chunk.metadata`, whose ``content_hash`` is computed the first time the metadata is read.
-
-    The SHA-256 of every chunk's text cost more than the rest of making the chunk (slicing, the
-    metadata dict, the object), for a value a pipeline that wants texts and offsets never reads. So
-    `Chunker.__call__` puts a placeholder in its place, and the first read of ``chunk.metadata``
-    replaces it with the hash of ``chunk.text``; what any reader sees is the dict an eager build
-    made, in the same order (equality, ``repr``, copies, pickles and ``dataclasses.asdict`` read
-    the attribute too). The placeholder is an object the garbage collector does not track, so the
-    dict stays untracked as before; a lazy mapping object per chunk would have doubled the objects
-    every collection walks.
-    """
-    read = slot.__get__
-    later = _LATER
-
-    def metadata(chunk: Chunk) -> Mapping[str, Any]:
-        value = read(chunk)
-        if type(value) is dict and value.get("content_hash") is later:
-            value["content_hash"] = content_hash(chunk.text)
-        return value
-
-    return property(metadata, slot.__set__, doc="The chunk's metadata (see `_metadata_attribute`).")
-
-
-_new_object = object.__new__
-# The slots' own setters (`Chunker.__call__` fills new chunks through them), taken before the
-# metadata slot is wrapped.
-_set_fields = tuple(Chunk.__dict__[name].__set__ for name in ("text", "start", "end", "index", "metadata"))
-Chunk.metadata = _metadata_attribute(Chunk.__dict__["metadata"])  # type: ignore[assignment]
 
 
 #: Every registered chunker class by its short name; filled by `register`.
@@ -153,16 +157,20 @@ class Chunker:
 
     Subclasses:
 
-    * take their parameters as typed keyword arguments of `__init__`, each with a default, store them
-      under the same attribute names and end `__init__` with ``self.validate()``;
+    * take their parameters as typed keyword-only arguments of `__init__` (``def __init__(self, *,
+      ...)``), each with a default, store them under the same attribute names and end `__init__`
+      with ``self.validate()``;
     * declare numeric bounds in `bounds` as ``{"name": (low, high)}`` (inclusive, ``None`` = open)
-      and, optionally, slider ranges for `explore` in `widget_hints`;
+      and, optionally, slider ranges for `explore` in `widget_hints`. A parameter's type hint and
+      bound are its one declaration: `constraints` turns them into a
+      `chunklab.constraints.Constraint`, which validation, the command line and `explore` all read;
     * declare, for `explore` and the command line, which parameters matter only in some states
       (`active_when`), which are measured in ``unit`` (`measured_in_unit`), slider ranges that
       follow a choice (`widget_hints_by`) and the control a learner should move first
       (`main_control`);
-      `validate` checks types against the annotations, values against `bounds` and `Literal` options,
-      then calls `check` for rules that tie parameters together (e.g. overlap < size);
+      `validate` checks every value against its constraint, then calls `check` for rules that tie
+      parameters together (e.g. overlap < size); a call validates again when a parameter was
+      changed since the last validation (an attribute set directly, not through `set_params`);
     * implement `spans`, yielding ``(start, end)`` or ``(start, end, metadata)`` in source order;
     * may report a size limit with `size_limit` and how they measure size with `measure`; the property
       tests hold every chunk to that contract.
@@ -172,14 +180,15 @@ class Chunker:
     ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
     whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
     whatever the strategy adds (``content_hash`` is computed when the metadata is first read: see
-    `_metadata_attribute`).
+    `_made_fast`).
     """
 
     #: Short registry name, e.g. ``"fixed"``.
     name: ClassVar[str] = ""
-    #: Inclusive numeric bounds per parameter; ``None`` leaves a side open.
+    #: Inclusive numeric bounds per parameter; ``None`` leaves a side open (see `constraints`).
     bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
-    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit.
+    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit
+    #: (`explore` keeps it inside `bounds`).
     widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
     #: Options for `chunklab.viz.chunks.render_html` when `explore` draws this chunker's chunks, e.g.
     #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
@@ -203,13 +212,13 @@ class Chunker:
     @classmethod
     def param_specs(cls) -> dict[str, inspect.Parameter]:
         """The constructor's parameters (name -> `inspect.Parameter`, annotations resolved)."""
-        signature = inspect.signature(cls.__init__)
-        hints = typing.get_type_hints(cls.__init__)
-        return {
-            name: p.replace(annotation=hints.get(name, p.annotation))
-            for name, p in signature.parameters.items()
-            if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        }
+        return dict(_parameters(cls))
+
+    @classmethod
+    def constraints(cls) -> dict[str, Constraint]:
+        """Every parameter's `chunklab.constraints.Constraint`, from its type hint and `bounds`: what
+        `validate` checks, the command line parses and describes, and `explore` offers."""
+        return dict(_constraints(cls))
 
     @classmethod
     def is_active(cls, name: str, params: Mapping[str, Any]) -> bool:
@@ -232,7 +241,7 @@ class Chunker:
         With ``deep=True`` (as in scikit-learn), the parameters of parameter values that have
         parameters of their own (a `Chunker`, or any object with a ``get_params`` method such as the
         hybrid's `ExtractiveContext`) follow as ``"<name>__<parameter>"``."""
-        params = {name: getattr(self, name) for name in self.param_specs()}
+        params = {name: getattr(self, name) for name in _parameters(type(self))}
         if not deep:
             return params
         out = dict(params)
@@ -241,7 +250,7 @@ class Chunker:
                 out.update({f"{name}__{key}": inner for key, inner in _params_of(value, deep=True).items()})
         return out
 
-    def set_params(self, **params: Any) -> Chunker:
+    def set_params(self, **params: Any) -> Self:
         """Change parameters (re-validated; on an error nothing changes) and return the chunker.
 
         ``"<name>__<parameter>"`` changes a parameter of a nested object (see `get_params`): the
@@ -277,9 +286,10 @@ class Chunker:
             for key, value in old.items():
                 setattr(self, key, value)
             raise
+        self._validated = _values_of(type(self))(self)
         return self
 
-    def clone(self, **params: Any) -> Chunker:
+    def clone(self, **params: Any) -> Self:
         """A new chunker of the same class with these parameters changed (nested names allowed)."""
         return type(self)(**self.get_params()).set_params(**params)
 
@@ -301,10 +311,27 @@ class Chunker:
 
     # -- validation -------------------------------------------------------------------------------
     def validate(self) -> None:
-        """Check every parameter's type and range; raise `ParameterError` naming it."""
-        for name, spec in self.param_specs().items():
-            _check_value(type(self).__name__, name, getattr(self, name), spec.annotation, self.bounds.get(name))
+        """Check every parameter against its constraint, then `check`; raise `ParameterError`
+        naming the parameter and what it must be."""
+        for name, constraint in _constraints(type(self)).items():
+            value = getattr(self, name)
+            problem = constraint.problem(value)
+            if problem is not None:
+                raise ParameterError(f"{type(self).__name__}: parameter {name!r} {problem}, got {value!r}")
         self.check()
+
+    def _revalidated(self) -> None:
+        """`validate` if a parameter was set since the last validation that passed here (an
+        attribute set directly): the call costs a tuple of the values and one comparison, in which
+        a value that is still the same object is not compared any further."""
+        values = _values_of(type(self))(self)
+        try:
+            changed = values != self.__dict__.get("_validated")
+        except (ValueError, TypeError):  # a new value whose ``==`` cannot answer (an array): it changed
+            changed = True
+        if changed:
+            self.validate()
+            self._validated = values
 
     def check(self) -> None:
         """Hook for rules that relate several parameters; raise `ParameterError` naming them."""
@@ -336,11 +363,11 @@ class Chunker:
         """Chunk `text`; `source` (e.g. a document name) is copied into each chunk's metadata."""
         if not isinstance(text, str):
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
+        self._revalidated()
         raw = list(self.spans(text))
         total, length = len(raw), len(text)
         counts_tokens = getattr(self, "unit", None) == "tokens"
-        new, later = _new_object, _LATER
-        set_text, set_start, set_end, set_index, set_metadata = _set_fields
+        later, from_slice = _LATER, Chunk.from_slice
         chunks = []
         add = chunks.append
         # Each span is let go as soon as its chunk is made (taken from the end of the reversed
@@ -351,7 +378,7 @@ class Chunker:
             span = raw.pop()
             start, end = span[0], span[1]
             piece = text[start:end]
-            # content_hash: computed when first read (see `_metadata_attribute`)
+            # content_hash: computed when first read (see `_made_fast`)
             if source is None:
                 metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece), "content_hash": later}
             else:
@@ -361,16 +388,8 @@ class Chunker:
                 metadata.update(span[2])
             if counts_tokens and "token_count" not in metadata:
                 metadata["token_count"] = self.measure(piece)
-            if 0 <= start <= end <= length:
-                # What `Chunk.__post_init__` checks holds (the text is the slice), so the fields are
-                # set directly: the frozen dataclass's ``__init__`` costs about a microsecond more.
-                chunk = new(Chunk)
-                set_text(chunk, piece)
-                set_start(chunk, start)
-                set_end(chunk, end)
-                set_index(chunk, index)
-                set_metadata(chunk, metadata)
-                add(chunk)
+            if 0 <= start <= end <= length:  # the text is the slice: what `Chunk.__post_init__` checks holds
+                add(from_slice(piece, start, end, index, metadata))
             else:
                 add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
         return chunks
@@ -401,40 +420,29 @@ def _with_params(holder: Any, params: dict[str, Any]) -> Any:
     raise ParameterError(f"{type(holder).__name__} has get_params but no way to change its parameters")
 
 
-def _check_value(owner: str, name: str, value: Any, annotation: Any, bound: tuple | None) -> None:
-    """Validate one parameter value against its annotation and bounds."""
-    where = f"{owner}: parameter {name!r}"
-    origin = typing.get_origin(annotation)
-    if origin is Literal:
-        options = typing.get_args(annotation)
-        if value not in options:
-            raise ParameterError(f"{where} must be one of {list(options)}, got {value!r}")
-        return
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        if not isinstance(value, annotation):
-            raise ParameterError(f"{where} must be one of {[m.value for m in annotation]}, got {value!r}")
-        return
-    if annotation is bool:
-        if not isinstance(value, bool):
-            raise ParameterError(f"{where} must be a bool, got {value!r}")
-        return
-    if annotation is str:
-        if not isinstance(value, str):
-            raise ParameterError(f"{where} must be a str, got {value!r}")
-        return
-    if annotation == tuple[str, ...]:
-        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
-            raise ParameterError(f"{where} must be a tuple of str, got {value!r}")
-        return
-    if annotation is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParameterError(f"{where} must be an int, got {value!r}")
-    elif annotation is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-            raise ParameterError(f"{where} must be a number, got {value!r}")
-    if bound is not None:
-        low, high = bound
-        if (low is not None and value < low) or (high is not None and value > high):
-            lo = "-inf" if low is None else low
-            hi = "inf" if high is None else high
-            raise ParameterError(f"{where} must be in [{lo}, {hi}], got {value!r}")
+@cached(maxsize=None)
+def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
+    """`Chunker.param_specs`, worked out once per class (signature and resolved type hints)."""
+    signature = inspect.signature(cls.__init__)
+    hints = typing.get_type_hints(cls.__init__)
+    return {
+        name: p.replace(annotation=hints.get(name, p.annotation))
+        for name, p in signature.parameters.items()
+        if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    }
+
+
+@cached(maxsize=None)
+def _constraints(cls: type[Chunker]) -> dict[str, Constraint]:
+    """`Chunker.constraints`, worked out once per class."""
+    return {name: constraint_for(p.annotation, cls.bounds.get(name)) for name, p in _parameters(cls).items()}
+
+
+@cached(maxsize=None)
+def _values_of(cls: type[Chunker]) -> Callable[[Chunker], tuple[Any, ...]]:
+    """A function of a `cls` chunker giving the tuple of its parameter values, for
+    `Chunker._revalidated`."""
+    names = tuple(_parameters(cls))
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda chunker: tuple(getattr(chunker, name) for name in names)

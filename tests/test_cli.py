@@ -16,7 +16,8 @@ import pytest
 from chunklab import load_document, load_questions
 from chunklab.core import CHUNKERS, ParameterError
 from chunklab.formats.readers import read_document
-from chunklab.pipeline.cli import UsageError, _describe, main, make_chunker, parse_value
+from chunklab.constraints import constraint_for
+from chunklab.pipeline.cli import UsageError, main, make_chunker, parse_value
 from chunklab.pipeline.export import json_line, read_jsonl
 from chunklab.pipeline.files import chunk_file
 from chunklab.strategies import FixedSizeChunker
@@ -177,24 +178,28 @@ def test_param_before_strategy_is_an_argparse_error(capsys):
     assert "comes before any --strategy" in capsys.readouterr().err
 
 
-def test_parse_value_understands_the_annotated_types():
+def test_parse_value_understands_every_kind_of_constraint():
     import enum
 
     class Mode(enum.Enum):
         FAST = "fast"
 
-    assert parse_value(int, "12") == 12 and parse_value(float, "0.5") == 0.5
-    assert parse_value(bool, "Yes") is True and parse_value(bool, "off") is False
-    assert parse_value(typing.Literal["a", 3], "3") == 3
-    assert parse_value(tuple[str, ...], " Article , Section,, ") == ("Article", "Section")
-    assert parse_value(int | None, "none") is None and parse_value(typing.Optional[int], "4") == 4
-    assert parse_value(Mode, "fast") is Mode.FAST and parse_value(Mode, "FAST") is Mode.FAST
-    assert parse_value(str, "a=b") == "a=b"
-    for annotation, raw in [(bool, "maybe"), (float, "x"), (Mode, "slow"), (typing.Callable, "f")]:
+    def parse(hint, raw):
+        return parse_value(constraint_for(hint), raw)
+
+    assert parse(int, "12") == 12 and parse(float, "0.5") == 0.5
+    assert parse(bool, "Yes") is True and parse(bool, "off") is False
+    assert parse(typing.Literal["a", 3], "3") == 3
+    assert parse(tuple[str, ...], " Article , Section,, ") == ("Article", "Section")
+    assert parse(int | None, "none") is None and parse(typing.Optional[int], "4") == 4
+    assert parse(Mode, "fast") is Mode.FAST and parse(Mode, "FAST") is Mode.FAST
+    assert parse(str, "a=b") == "a=b"
+    for hint, raw in [(bool, "maybe"), (float, "x"), (Mode, "slow"), (typing.Callable, "f")]:
         with pytest.raises(UsageError):
-            parse_value(annotation, raw)
-    assert _describe(typing.Callable, None) == "Callable (set it from Python; the command line cannot)"
-    assert _describe(Mode, None) == "one of: fast" and _describe(float | None, (0, 1)) == "float | None in [0, 1]"
+            parse(hint, raw)
+    assert constraint_for(typing.Callable).describe() == "a callable (set it from Python; the command line cannot)"
+    assert constraint_for(Mode).describe() == "one of: fast"
+    assert constraint_for(float | None, (0, 1)).describe() == "float in [0, 1] (or none)"
 
 
 def test_make_chunker_uses_the_registry_and_validation():

@@ -8,7 +8,7 @@ import typing
 import pytest
 
 from chunklab import CHUNKERS, ParameterError
-from chunklab.core import named_choices
+from chunklab.constraints import Choice
 from chunklab.formats.blocks import DocumentFormat, breadcrumb_text
 from chunklab.text.length import TokenizerLike
 from chunklab.text.sentences import SENTENCE_METHODS
@@ -45,11 +45,9 @@ Call the service. It answers in JSON. Keep the key secret.
 """
 
 
-def literal_options(annotation: typing.Any) -> tuple | None:
-    """The options of a ``Literal`` annotation (or of the names of a tokenizer's), else None."""
-    named = named_choices(annotation)
-    annotation = named if named is not None else annotation
-    return typing.get_args(annotation) if typing.get_origin(annotation) is typing.Literal else None
+def literal_options(constraint: typing.Any) -> tuple | None:
+    """The options of a parameter's constraint (or the names of a tokenizer's), else None."""
+    return constraint.options if isinstance(constraint, Choice) else None
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -59,8 +57,8 @@ def test_parameters_use_the_shared_names(name: str) -> None:
     assert not RETIRED_PARAMS & set(specs), f"{name} uses retired names {RETIRED_PARAMS & set(specs)}"
     if cls().size_limit() is not None:
         assert "chunk_size" in specs, f"{name} promises a size but does not call it chunk_size"
-    for param, spec in specs.items():
-        options = literal_options(spec.annotation)
+    for param, constraint in cls.constraints().items():
+        options = literal_options(constraint)
         if options is not None and set(options) == set(SENTENCE_METHODS):
             assert param == "sentence_splitter", f"{name}.{param} picks a sentence splitter"
         if options is not None and set(options) >= {"chars", "words", "tokens"}:

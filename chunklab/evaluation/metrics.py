@@ -10,11 +10,11 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunk, Chunker
 from ..formats.document import Document
 from ..formats.unbreakable import code_block_spans, table_row_spans
@@ -139,7 +139,7 @@ def precision_omega(
 
 
 # -- structure metrics ------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=64)
+@cached(maxsize=64)
 def _structures(text: str, csv: bool) -> dict[str, np.ndarray]:
     """The spans a boundary should not cut, per kind, as ``(n, 2)`` arrays."""
     found = {

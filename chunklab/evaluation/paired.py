@@ -22,12 +22,13 @@ Everything is seeded: the same questions give the same resamples, so `leaderboar
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+
+from ..caches import cached
 
 __all__ = ["Paired", "bootstrap_weights", "mcnemar_exact", "paired"]
 
@@ -45,7 +46,7 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     return min(1.0, 2 * tail / 2**n)
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def bootstrap_weights(n: int, resamples: int = 10_000, seed: int = 0) -> np.ndarray:
     """How often each of `n` questions is drawn in each of `resamples` bootstrap resamples: a
     read-only ``(resamples, n)`` float32 array whose rows sum to `n` (multinomial counts, seeded, so

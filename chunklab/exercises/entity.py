@@ -3,10 +3,9 @@ and why an entity filter loses answers."""
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunk
 from ..formats.corpus import load_document
 from ..strategies import FixedSizeChunker
@@ -39,7 +38,7 @@ def solution_cut_estimate() -> float:
     return boundaries * inside_share(agreement)
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _measured_cuts() -> int:
     text = load_document(ESTIMATE_DOC).text
     return names_cut(FixedSizeChunker(chunk_size=ESTIMATE_SIZE)(text), text)

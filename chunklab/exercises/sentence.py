@@ -3,9 +3,9 @@ sentence longer than `chunk_size`, and why sentence chunking degrades on a CSV f
 
 from __future__ import annotations
 
-import functools
 import re
 
+from ..caches import cached
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
 from ..text.spans import trim_span
@@ -40,7 +40,7 @@ def solution_splitter(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if s < e]
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _gold():
     return tuple(load_sentence_gold())
 

@@ -3,8 +3,7 @@ places its cuts worse than blind equal parts."""
 
 from __future__ import annotations
 
-import functools
-
+from ..caches import cached
 from ..formats.corpus import load_document
 from ..strategies.topic import TextTiler
 from . import ExerciseFailed, exercise, pick
@@ -35,7 +34,7 @@ def _highest_anywhere(scores, i):
     return max(scores[: i + 1]) + max(scores[i:]) - 2 * scores[i]
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _support_curve() -> tuple[list[float], list[float]]:
     """TextTiling's smoothed scores and depths on the support transcript (NLTK's own arithmetic)."""
     analysis = TextTiler().analyse(load_document("support").text)

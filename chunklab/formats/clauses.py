@@ -34,9 +34,9 @@ capitals (``Part A: Service Levels``) is body text.
 
 from __future__ import annotations
 
-import functools
 import re
 
+from ..caches import cached
 from .blocks import Block
 
 __all__ = ["clause_headings"]
@@ -50,7 +50,7 @@ _CAPITALS = re.compile(r"^[ \t]{0,3}(?P<line>[A-Z][^a-z\r\n]{0,79})[ \t]*\r?$", 
 _SHORT_TITLE = 60
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def clause_headings(text: str) -> tuple[Block, ...]:
     """Every clause, item and capitalised heading line of `text`, in order (cached per text).
 

@@ -22,13 +22,13 @@ between two statements is always at a line start.
 from __future__ import annotations
 
 import ast
-import functools
 import importlib
 import re
 import types
 from dataclasses import dataclass
 from typing import Any
 
+from ..caches import cached
 from .markdown import line_starts
 
 __all__ = [
@@ -154,7 +154,7 @@ def _python_label(node: ast.stmt) -> str:
 
 
 # -- tree-sitter ----------------------------------------------------------------------------------
-@functools.cache
+@cached(maxsize=None)
 def _grammar(language: str) -> Any:
     """The tree-sitter `Language` of `language`, or None if tree-sitter or its grammar is missing."""
     module_name, function = TREE_SITTER_LANGUAGES[language]

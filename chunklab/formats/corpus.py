@@ -25,13 +25,13 @@ Example::
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import pathlib
 import types
 from typing import Any, Literal
 
+from ..caches import cached
 from .document import Document
 from .readers import read_contents, read_text
 
@@ -86,7 +86,7 @@ def data_dir() -> pathlib.Path:
     )
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _manifest() -> dict[str, dict[str, Any]]:
     """Read ``data/corpus.json`` once; keys keep the file's order."""
     with open(data_dir() / "corpus.json", encoding="utf-8") as fh:
@@ -112,7 +112,7 @@ def _entry(name: str) -> dict[str, Any]:
     return manifest[name]
 
 
-@functools.lru_cache(maxsize=None)
+@cached(maxsize=None)
 def load_document(name: str) -> Document:
     """Load one corpus document by its manifest key.
 

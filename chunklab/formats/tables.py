@@ -19,6 +19,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
+from ..caches import cached
 from ..text.pack import fit, last_fitting
 from .blocks import Block, DocumentFormat, heading_trails
 from .csv import csv_row_spans
@@ -231,7 +232,7 @@ def resolve_format(text: str, fmt: DocumentFormat = "auto") -> Literal["markdown
     return "csv" if guessed == "text" and looks_like_csv(text) else guessed
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def document_parts(text: str, fmt: DocumentFormat = "auto") -> tuple[tuple[Block | Table, tuple[str, ...]], ...]:
     """The top-level parts of `text` in order, each with its heading trail: `Block` objects
     (`chunklab.formats.parse.document_blocks`) with every ``table`` block turned into a `Table`. A CSV text

@@ -22,7 +22,6 @@ vectors are pooled afterwards, so every chunk vector has seen the text around th
 from __future__ import annotations
 
 import atexit
-import functools
 import hashlib
 import os
 import pathlib
@@ -31,6 +30,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..caches import cached
 from .resources import MINILM_MAX_TOKENS, OFFICIAL_MINILM, hf_tokenizer, minilm_onnx_session, replace_atomically
 
 __all__ = [
@@ -210,7 +210,7 @@ def _official_minilm(max_tokens: int) -> Any:
     return model
 
 
-@functools.cache
+@cached(maxsize=None)
 def default_embedder() -> MiniLMEmbedder:
     """The process-wide `MiniLMEmbedder` (one model load, one shared cache)."""
     return MiniLMEmbedder()
@@ -316,7 +316,7 @@ def token_vectors(text: str, window: int = MINILM_MAX_POSITIONS - 2, batch_size:
     return _token_vectors(text, window, batch_size)
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _token_vectors(text: str, window: int, batch_size: int) -> TokenVectors:
     tokenizer = hf_tokenizer("minilm")
     encoding = tokenizer.backend_tokenizer.encode(text, add_special_tokens=False)

@@ -22,8 +22,9 @@ as their HTML source instead, markup included (for question spans that index the
   chunks of a collection, with metadata filters.
 
 ``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param chunk_size=200
---strategy fixed --param chunk_size=800`` measures two chunkers. Values are parsed to the parameter's
-annotated type and checked by the chunker itself (its `chunklab.core.ParameterError`).
+--strategy fixed --param chunk_size=800`` measures two chunkers. Values are parsed by the parameter's
+constraint (`chunklab.core.Chunker.constraints`) and checked by the chunker itself (its
+`chunklab.core.ParameterError`).
 
 Exit status: 0 on success, 1 if a document could not be read or chunked, 2 for a usage error (an
 unknown strategy, a bad parameter, a malformed question file, an unknown collection).
@@ -33,88 +34,36 @@ from __future__ import annotations
 
 import argparse
 import collections
-import enum
 import itertools
 import os
 import sys
-import types
-import typing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
-from ..core import CHUNKERS, Chunker, ParameterError, named_choices, split_list
+from ..constraints import Constraint
+from ..core import CHUNKERS, Chunker, ParameterError
 from ..formats.readers import DocumentError, find_documents, read_document, read_questions
 from .export import from_dicts, json_line
 from .files import chunk_file
 
 __all__ = ["build_parser", "main", "make_chunker", "parse_value"]
 
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-_NONE = {"none", "null"}
-
-
 class UsageError(Exception):
     """A mistake in the command (exit status 2); the message says what to change."""
 
 
 # -- parameters ------------------------------------------------------------------------------------
-def parse_value(annotation: Any, raw: str, where: str = "value") -> Any:
-    """Parse the command-line string `raw` to a value of the parameter type `annotation`.
-
-    int, float, bool (true/false, yes/no, on/off, 1/0), str, ``Literal`` options, ``Enum`` values,
-    ``tuple[str, ...]`` (comma-separated, as in `explore`'s text boxes) and ``X | None`` (``none``)
-    are understood; ranges are left to the chunker's own validation. Raises `UsageError`.
-    """
-    options = typing.get_args(annotation)
-    named = named_choices(annotation)
-    if named is not None:  # a name or an object (a tokenizer): the command line takes the names
-        return parse_value(named, raw, where)
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in options:
-        if raw.strip().lower() in _NONE:
-            return None
-        inner = [a for a in options if a is not type(None)]
-        return parse_value(inner[0] if len(inner) == 1 else typing.Union[tuple(inner)], raw, where)
-    if typing.get_origin(annotation) is Literal:
-        for option in options:
-            if str(option) == raw:
-                return option
-        raise UsageError(f"{where} must be one of {', '.join(map(str, options))}; got {raw!r}")
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        for member in annotation:
-            if raw in (str(member.value), member.name):
-                return member
-        raise UsageError(f"{where} must be one of {', '.join(str(m.value) for m in annotation)}; got {raw!r}")
-    if annotation is bool:
-        if raw.strip().lower() in _TRUE | _FALSE:
-            return raw.strip().lower() in _TRUE
-        raise UsageError(f"{where} must be true or false; got {raw!r}")
-    if annotation in (int, float):
-        try:
-            return annotation(raw)
-        except ValueError:
-            expected = "an integer" if annotation is int else "a number"
-            raise UsageError(f"{where} must be {expected}; got {raw!r}") from None
-    if annotation is str:
-        return raw
-    if annotation == tuple[str, ...]:
-        return split_list(raw)
-    raise UsageError(f"{where} has type {getattr(annotation, '__name__', annotation)}, which a command line cannot set")
-
-
-def _settable(annotation: Any) -> bool:
-    """Whether `parse_value` understands this parameter type."""
-    if named_choices(annotation) is not None:
-        return True
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return all(_settable(a) for a in typing.get_args(annotation) if a is not type(None))
-    return (
-        typing.get_origin(annotation) is Literal
-        or annotation in (int, float, bool, str, tuple[str, ...])
-        or (isinstance(annotation, type) and issubclass(annotation, enum.Enum))
-    )
+def parse_value(constraint: Constraint, raw: str, where: str = "value") -> Any:
+    """Parse the command-line string `raw` by the parameter's `constraint` (see
+    `chunklab.constraints`: numbers, options, true/false, text, comma-separated lists, ``none``
+    where None is allowed); ranges are left to the chunker's own validation. Raises `UsageError`
+    naming `where`."""
+    try:
+        return constraint.parse(raw)
+    except ValueError as error:
+        raise UsageError(f"{where} {error}") from None
 
 
 def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
@@ -127,16 +76,16 @@ def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
         known = ", ".join(sorted(CHUNKERS))
         raise UsageError(f"unknown strategy {name!r}; choose from {known} (see `chunklab strategies`)")
     cls = CHUNKERS[name]
-    specs = cls.param_specs()
+    constraints = cls.constraints()
     params: dict[str, Any] = {}
     for assignment in assignments:
         key, sep, raw = assignment.partition("=")
         key = key.strip()
         if not sep or not key:
             raise UsageError(f"--param expects KEY=VALUE, got {assignment!r}")
-        if key not in specs:
-            raise UsageError(f"strategy {name!r} has no parameter {key!r}; it has: {', '.join(specs)}")
-        params[key] = parse_value(specs[key].annotation, raw, f"{name} parameter {key!r}")
+        if key not in constraints:
+            raise UsageError(f"strategy {name!r} has no parameter {key!r}; it has: {', '.join(constraints)}")
+        params[key] = parse_value(constraints[key], raw, f"{name} parameter {key!r}")
     return cls(**params)
 
 
@@ -238,40 +187,13 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
         summary = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         print(f"{name}  ({cls.__module__}.{cls.__name__})", file=out)
         print(f"    {' '.join(summary.split())}", file=out)
-        for param, spec in cls.param_specs().items():
-            allowed = _describe(spec.annotation, cls.bounds.get(param))
+        for param, constraint in cls.constraints().items():
+            allowed = constraint.describe()
             condition = cls.active_condition(param)  # e.g. "only with unit=tokens"
             allowed += f"; {condition}" if condition else ""
-            print(f"    --param {param}={_shown(spec.default)}    {allowed}", file=out)
+            default = cls.param_specs()[param].default
+            print(f"    --param {param}={constraint.show(default)}    {allowed}", file=out)
     return 0
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, tuple):
-        return ",".join(map(str, value))
-    return str(value)
-
-
-def _describe(annotation: Any, bound: tuple | None) -> str:
-    """A parameter's type and allowed values, as `chunklab strategies` prints them."""
-    named = named_choices(annotation)
-    if named is not None:
-        return "one of: " + ", ".join(map(str, typing.get_args(named))) + " (or an object, from Python)"
-    if typing.get_origin(annotation) is Literal:
-        return "one of: " + ", ".join(map(str, typing.get_args(annotation)))
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return "one of: " + ", ".join(str(m.value) for m in annotation)
-    if annotation == tuple[str, ...]:
-        return "comma-separated text"
-    kind = getattr(annotation, "__name__", str(annotation))
-    if not _settable(annotation):
-        return f"{kind} (set it from Python; the command line cannot)"
-    if bound is not None:
-        low, high = ("-inf" if bound[0] is None else bound[0]), ("inf" if bound[1] is None else bound[1])
-        return f"{kind} in [{low}, {high}]"
-    return kind
 
 
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import os
-import typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,12 +69,12 @@ def fitted(chunker: Chunker, document: Document) -> Chunker:
     that value, else `chunker` itself. A document converted to markdown (a notebook: its fences name
     their language) keeps the chunker as it is."""
     language = document.metadata.get("language")
-    spec = chunker.param_specs().get("language")
-    if language is None or spec is None or getattr(chunker, "language", None) != "auto":
+    constraint = chunker.constraints().get("language")
+    if language is None or constraint is None or getattr(chunker, "language", None) != "auto":
         return chunker
     if document.metadata.get("format") == "markdown":
         return chunker
-    if typing.get_origin(spec.annotation) is typing.Literal and language not in typing.get_args(spec.annotation):
+    if constraint.problem(language) is not None:
         return chunker
     return chunker.clone(language=language)
 

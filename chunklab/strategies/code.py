@@ -212,6 +212,7 @@ class CodeChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         language: CodeLanguage = "auto",
         unit: SizeUnit = "chars",

@@ -16,7 +16,6 @@ Three pieces, each usable on its own:
 from __future__ import annotations
 
 import atexit
-import functools
 import hashlib
 import json
 import os
@@ -26,6 +25,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTup
 
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.parse import document_blocks
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
@@ -139,7 +139,7 @@ def persist_mentions(path: str | os.PathLike) -> None:
 # Room for every document of a corpus and every question a filter reads: with a small cache, the
 # questions of one `compare(..., where=entity_filter)` evicted the documents, and the next chunking
 # of a document ran the model again.
-@functools.lru_cache(maxsize=1024)
+@cached(maxsize=1024)
 def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
     """Every mention of every label in `text`, in order. With `every_piece` False, pieces without an
     upper-case letter are not read: English names are capitalised, and on the course corpus the
@@ -276,6 +276,7 @@ class EntityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 200,
         group_by: Literal["entities", "paragraphs"] = "entities",
@@ -391,7 +392,7 @@ class EntityChunker(UnitSized, Chunker):
         return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.chunk_size, self.measure)]
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _paragraph_sentences(text: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, bool], ...]:
     """The sentences of each paragraph, those a mention of `labels` spans joined, each with a flag:
     does it open its paragraph? Cached per text and labels: a slider move only regroups them."""
@@ -422,7 +423,7 @@ def _chunk_keys(chunk: Chunk, labels: tuple[str, ...]) -> tuple[str, ...]:
     return _text_keys(chunk.text, labels)
 
 
-@functools.lru_cache(maxsize=16_384)
+@cached(maxsize=16_384)
 def _text_keys(text: str, labels: tuple[str, ...]) -> tuple[str, ...]:
     """The entity keys found in a chunk's text, cached: a filter asks again for every question."""
     return tuple(entity_key(m.text) for m in entity_mentions(text, labels))

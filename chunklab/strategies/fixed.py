@@ -43,6 +43,7 @@ class FixedSizeChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         unit: SizeUnit = "chars",

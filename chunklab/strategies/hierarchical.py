@@ -13,13 +13,13 @@ meaning instead: consecutive blocks whose embeddings are similar are grouped und
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..core import Chunker, ChunkSpan, ParameterError, register
+from ..caches import cached
+from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
@@ -125,6 +125,7 @@ class HierarchicalChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         depth: int = 0,
         format: DocumentFormat = "auto",
@@ -143,14 +144,6 @@ class HierarchicalChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.embedder = embedder
         self.validate()
-
-    def check(self) -> None:
-        """The embedder, when given, must be callable."""
-        if self.embedder is not None and not callable(self.embedder):
-            raise ParameterError(
-                f"HierarchicalChunker: parameter 'embedder' must be a callable (list of str -> vectors) or None, "
-                f"got {self.embedder!r}"
-            )
 
     def size_limit(self) -> int | None:
         """`chunk_size` for the leaves (``depth=0``); no promise for higher levels."""
@@ -188,7 +181,7 @@ def _node_metadata(node: Node) -> dict[str, Any]:
     return metadata
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _tree(
     text: str,
     format: DocumentFormat,
@@ -292,7 +285,7 @@ def _semantic_groups(
         root.children.append(group)
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedder: Embedder | None) -> np.ndarray:
     """Cosine similarity of each block with the next (cached per text, blocks and embedder)."""
     if len(blocks) < 2:

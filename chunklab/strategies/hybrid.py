@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
+from ..caches import cached
+from ..core import Chunk, Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
@@ -297,6 +297,7 @@ class HybridChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 100,
         prose: ProsePacking = "sentences",
@@ -323,18 +324,6 @@ class HybridChunker(UnitSized, Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
-
-    def check(self) -> None:
-        """`title` a str or None; the pluggable steps callables."""
-        if self.title is not None and not isinstance(self.title, str):
-            raise ParameterError(f"HybridChunker: parameter 'title' must be a str or None, got {self.title!r}")
-        for name, optional in (
-            ("sectioner", False), ("context", True), ("propositions", True), ("embedder", True)
-        ):
-            value = getattr(self, name)
-            if not callable(value) and not (optional and value is None):
-                allowed = "a callable or None" if optional else "a callable"
-                raise ParameterError(f"HybridChunker: parameter {name!r} must be {allowed}, got {value!r}")
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The chunks of `text`: routed, capped, merged, then given their context."""
@@ -542,7 +531,7 @@ def _table_metadata(piece: _Piece) -> dict[str, Any]:
 
 
 # -- analysis -------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
     """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
     resolved = resolve_format(text, fmt)
@@ -588,7 +577,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     return _Analysis(title, sections, ends, leads, tuple(runs), layout)
 
 
-@functools.lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _prose_vectors(
     text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner, embedder: Embedder | None
 ) -> dict[int, Any]:

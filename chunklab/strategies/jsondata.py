@@ -115,7 +115,7 @@ class JsonChunker(UnitSized, Chunker):
     bounds = {"chunk_size": (1, None)}
     widget_hints = {"chunk_size": (50, 2000, 10)}
 
-    def __init__(self, chunk_size: int = DEFAULT_CHUNK_SIZE, unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> None:
+    def __init__(self, *, chunk_size: int = DEFAULT_CHUNK_SIZE, unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> None:
         self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer

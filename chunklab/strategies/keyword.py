@@ -9,11 +9,11 @@ document itself, so the chunker does something useful with no keywords given.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections import Counter
 from typing import Iterator, Literal
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import DocumentFormat, section_metadata
 from ..formats.markdown import line_starts
@@ -115,6 +115,7 @@ class KeywordChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         keywords: tuple[str, ...] = (),
         pattern: str = "",
         where: MatchWhere = "line_start",
@@ -182,13 +183,13 @@ class KeywordChunker(UnitSized, Chunker):
                 yield s, e, metadata
 
 
-@functools.lru_cache(maxsize=64)
+@cached(maxsize=64)
 def _compiled(pattern: str, case_sensitive: bool) -> re.Pattern[str] | None:
     """The user's regex, compiled once (None when empty)."""
     return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE) if pattern else None
 
 
-@functools.lru_cache(maxsize=64)
+@cached(maxsize=64)
 def _keyword_regex(keywords: tuple[str, ...], where: MatchWhere, case_sensitive: bool) -> re.Pattern[str] | None:
     """One regex for all keywords, longest first, each matching whole words only."""
     if not keywords:

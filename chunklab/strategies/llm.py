@@ -27,7 +27,6 @@ holding them compare by value.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -36,6 +35,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..caches import cached
 from ..core import Chunk
 from ..formats.blocks import breadcrumb_text
 from .hybrid import ExtractiveContext, Section
@@ -47,7 +47,7 @@ __all__ = ["LLMContext", "LLMPropositions", "LLMSectioner", "OpenAICompatible", 
 Generate = Callable[[str], str]
 
 
-@functools.lru_cache(maxsize=8192)
+@cached(maxsize=8192)
 def _ask(generate: Generate, prompt: str) -> str:
     """`generate` on `prompt`, remembered (the adapters are frozen dataclasses, so hashable)."""
     answer = generate(prompt)
@@ -121,7 +121,7 @@ class TransformersGenerator:
         return output[0]["generated_text"]
 
 
-@functools.lru_cache(maxsize=2)
+@cached(maxsize=2)
 def _pipeline(model: str) -> Any:
     from ..models.resources import import_transformers
 

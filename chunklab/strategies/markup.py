@@ -19,9 +19,9 @@ when the chunk starts inside a table, for indexing in front of the chunk.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, Format, heading_trails, modality_of_kinds, section_metadata
 from ..formats.parse import document_blocks
@@ -63,6 +63,7 @@ class StructureChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         heading_level: int = 6,
         unit: SizeUnit = "chars",
@@ -141,7 +142,7 @@ class StructureChunker(UnitSized, Chunker):
         return [glued, *rest, *units[k + 1 :]]
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _parsed(text: str, fmt: Format) -> tuple[tuple[Block, ...], tuple[tuple[str, ...], ...]]:
     """The blocks of `text` and their heading trails, parsed once per text (a slider move re-packs)."""
     blocks = tuple(document_blocks(text, fmt))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import re
 from typing import Any, Iterator, Literal
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
@@ -81,6 +81,7 @@ class ModalityChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         sentence_splitter: SentenceMethod = "regex",
         code: Literal["whole", "definitions"] = "whole",
@@ -110,7 +111,7 @@ class ModalityChunker(UnitSized, Chunker):
                 yield start, end, dict(group.metadata)
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, code: str) -> tuple[_Group, ...]:
     """The document as groups of units, cached per text and analysis parameters (sentences are
     split once, however often `chunk_size` changes)."""

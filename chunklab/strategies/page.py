@@ -7,6 +7,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_furniture
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
@@ -66,7 +67,7 @@ class PageLayout:
         return out
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def page_layout(text: str) -> PageLayout:
     """Split `text` into pages at form feeds and find its running headers and footers.
 
@@ -129,6 +130,7 @@ class PageChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         pages_per_chunk: int = 1,
         chunk_size: int = 4000,
         strip_furniture: bool = True,
@@ -197,7 +199,7 @@ def _sentences_within(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _all_sentences(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     spans = sentence_spans(text)
     return spans, [s for s, _ in spans]

@@ -50,6 +50,7 @@ class ParagraphChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         min_chunk_size: int = 200,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",

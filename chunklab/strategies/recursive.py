@@ -289,6 +289,7 @@ class RecursiveChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         chunk_overlap: int = 0,
         separators: tuple[str, ...] = LEVELS,

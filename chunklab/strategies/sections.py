@@ -17,9 +17,9 @@ starts at every heading of the section tree). Both need the same two things, pro
 from __future__ import annotations
 
 import bisect
-import functools
 from typing import Callable, Sequence
 
+from ..caches import cached
 from ..formats.blocks import Block, DocumentFormat, Format
 from ..formats.clauses import clause_headings
 from ..formats.parse import document_blocks, guess_format
@@ -39,14 +39,14 @@ def structure_format(text: str, fmt: DocumentFormat = "auto") -> Format:
     return "text" if fmt == "csv" else fmt
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def cached_blocks(text: str, fmt: Format) -> tuple[Block, ...]:
     """The top-level blocks of `text` parsed as `fmt` (`chunklab.formats.parse.document_blocks`), cached per
     text: a slider move re-chunks the same text."""
     return tuple(document_blocks(text, fmt))
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def heading_blocks(text: str, fmt: DocumentFormat = "auto") -> tuple[Block, ...]:
     """The headings of `text`, in order, as heading `Block`s (level = rank, title = heading text).
 

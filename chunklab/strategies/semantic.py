@@ -19,13 +19,13 @@ kept in a small module-level cache, so moving a threshold slider re-runs only th
 
 from __future__ import annotations
 
-import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
@@ -69,7 +69,7 @@ def sentence_units(text: str, method: SentenceMethod = "regex") -> list[tuple[in
     return list(_sentence_units(text, method))
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _sentence_units(text: str, method: SentenceMethod) -> tuple[tuple[int, int], ...]:
     units: list[tuple[int, int]] = []
     for start, end in paragraph_spans(text):
@@ -258,16 +258,6 @@ def chunk_cohesion(
     return out
 
 
-# -- shared parameter checks --------------------------------------------------------------------------
-def _check_embedder(chunker: Chunker) -> None:
-    embedder = getattr(chunker, "embedder", None)
-    if embedder is not None and not callable(embedder):
-        raise ParameterError(
-            f"{type(chunker).__name__}: parameter 'embedder' must be None or a callable list[str] -> array, "
-            f"got {type(embedder).__name__}"
-        )
-
-
 # -- greedy breakpoints -------------------------------------------------------------------------------
 @register
 class SemanticChunker(UnitSized, Chunker):
@@ -323,6 +313,7 @@ class SemanticChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         method: BreakpointMethod = "percentile",
         threshold: float = 95.0,
         buffer: int = 1,
@@ -347,14 +338,13 @@ class SemanticChunker(UnitSized, Chunker):
         self.validate()
 
     def check(self) -> None:
-        """`threshold` must suit `method`; a valid embedder."""
+        """`threshold` must suit `method`."""
         low, high = BREAKPOINT_METHODS[self.method]["range"]
         if not low <= self.threshold <= high:
             raise ParameterError(
                 f"SemanticChunker: parameter 'threshold' must be in [{low:g}, {high:g}] for method={self.method!r} "
                 f"({BREAKPOINT_METHODS[self.method]['means']}), got {self.threshold!r}"
             )
-        _check_embedder(self)
 
     def curve(self, text: str) -> SimilarityCurve:
         """The similarity curve of `text` for this chunker's `buffer`, splitter and embedder."""
@@ -433,6 +423,7 @@ class SemanticClusterChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
@@ -445,10 +436,6 @@ class SemanticClusterChunker(UnitSized, Chunker):
         self.sentence_splitter = sentence_splitter
         self.embedder = embedder
         self.validate()
-
-    def check(self) -> None:
-        """A valid embedder."""
-        _check_embedder(self)
 
     def _fitting_units(self, text: str) -> tuple[list[tuple[int, int]], np.ndarray]:
         """Sentence units with any sentence longer than `chunk_size` cut by `fit` at word boundaries

@@ -42,6 +42,7 @@ class SentenceChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         overlap_sentences: int = 0,
         unit: SizeUnit = "chars",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Iterator, Literal, Sequence
 
+from ..caches import cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import (
     DEFAULT_CHUNK_SIZE,
@@ -60,6 +60,7 @@ class SlidingWindowChunker(Chunker):
 
     def __init__(
         self,
+        *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         stride: int = DEFAULT_CHUNK_SIZE // 2,
         unit: WindowUnit = "chars",
@@ -137,7 +138,7 @@ class SlidingWindowChunker(Chunker):
         return _unit_offsets(text, self.unit, self.tokenizer)
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _unit_offsets(text: str, unit: str, tokenizer: TokenizerLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Starts and ends of the words, sentences or tokens of `text`, cached per text (a slider move
     re-windows the same text)."""

@@ -61,6 +61,7 @@ class TableChunker(UnitSized, Chunker):
 
     def __init__(
         self,
+        *,
         rows: int = 1,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         context: ContextMode = "header",

@@ -43,6 +43,7 @@ from typing import Any, Callable, ClassVar, Literal, Sequence, Union
 
 import numpy as np
 
+from ..caches import cached
 from ..core import ParameterError
 from .spans import span_array
 from .words import WORD, count_words, inside_word
@@ -78,7 +79,7 @@ TokenizerName = Literal["minilm", "cl100k"]
 TokenizerLike = Union[TokenizerName, Any]
 _NAMES = ("minilm", "cl100k")
 
-@functools.lru_cache(maxsize=65_536)
+@cached(maxsize=65_536)
 def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
     """Tokens of `text` for `tokenizer`, without special tokens (cached per text and tokenizer)."""
     kind, model = _resolve(tokenizer)
@@ -113,7 +114,7 @@ def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int
     return words
 
 
-@functools.lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _words_before(text: str) -> list[int]:
     """For every position ``p`` of `text` (and its end), how many words start before it (cached per
     text: a chunker packs many spans of one text)."""
@@ -148,7 +149,7 @@ def _wordpiece_counter(text: str) -> Callable[[int, int], int]:
     return tokens
 
 
-@functools.lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _wordpiece_table(text: str) -> tuple[list[int], list[bool]]:
     """Where each MiniLM token of `text` starts, and for every position ``0..len(text)`` whether a
     cut there leaves every pre-tokenizer word whole (cached per text)."""
@@ -271,7 +272,7 @@ def _tiktoken_bounds(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
     return np.append(chars_before - inside, len(text))
 
 
-@functools.lru_cache(maxsize=4)
+@cached(maxsize=4)
 def _token_byte_lengths(model: Any) -> np.ndarray:
     """Bytes per token id of a tiktoken encoding (0 for ids it does not define), built once."""
     lengths = np.zeros(model.n_vocab, dtype=np.int64)
@@ -310,7 +311,7 @@ def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@cached(maxsize=None)
 def _named(tokenizer: str) -> tuple[str, Any]:
     """`_resolve` for a tokenizer name, looked up once (a cache miss of `count_tokens` pays for it)."""
     if tokenizer == "minilm":
@@ -397,7 +398,7 @@ def check_tokenizer(owner: str, tokenizer: TokenizerLike, needs_spans: bool = Fa
         raise ValueError(f"{where} is not usable: {error}") from error
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _untruncated(backend: Any) -> Any:
     """`backend` itself, or a copy with truncation and padding off if either is on (a tokenizer
     file that truncates to 128 tokens would otherwise cut every long text short without a word)."""
@@ -416,6 +417,10 @@ class UnitSized:
     with spans when `cuts_at_tokens` and the unit is tokens), and a ``min_chunk_size``, where the
     chunker has one, is smaller than ``chunk_size``. List the mixin before `chunklab.core.Chunker`
     among the bases.
+
+    The one exception to the size contract that every sized chunker shares: a single character that
+    alone measures more than ``chunk_size`` (a character outside ASCII can be two or three cl100k
+    tokens, so with ``chunk_size=1`` token) is a chunk by itself, since offsets cannot split it.
     """
 
     #: True for the chunkers that cut at token boundaries (they need a tokenizer that gives spans).

@@ -8,11 +8,11 @@ and the statistics use them to count how many sentences a chunking cuts.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 import typing
 from typing import Any, Iterable, Iterator, Literal, Sequence
 
+from ..caches import cached
 from .language import LANGUAGES, detect_language
 from .pack import pack
 from .paragraphs import paragraph_spans
@@ -176,7 +176,7 @@ def sentence_spans(
     return list(_cached_sentences(text, method, language))
 
 
-@functools.lru_cache(maxsize=48)
+@cached(maxsize=48)
 def _cached_sentences(text: str, method: str, language: str) -> tuple[tuple[int, int], ...]:
     return tuple(_split_sentences(text, method, language))
 
@@ -249,7 +249,7 @@ def _pysbd_sentences(
         yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
 
 
-@functools.lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _pysbd_block_starts(block: str, language: str) -> tuple[int, ...]:
     """Where pySBD's sentences of `block` start (0 first)."""
     from ..models.resources import pysbd_segmenter

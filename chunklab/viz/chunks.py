@@ -6,12 +6,12 @@ is a pure function (string in, string out) so it can be tested, and `show` wraps
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import statistics
 from typing import Any, Callable, Mapping, Sequence
 
+from ..caches import cached
 from ..core import Chunk
 from ..text.sentences import sentence_spans
 from ..text.spans import CharCounter, cut_spans, union
@@ -69,7 +69,7 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=16)
+@cached(maxsize=16)
 def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], CharCounter]:
     """Word spans, sentence spans and a non-whitespace counter of a source, cached: a slider drag
     re-chunks the same text."""

@@ -1,9 +1,10 @@
 """The controls of an explorer: which control each parameter gets, and slider ranges in any unit.
 
-`control_specs` reads a chunker class's typed parameters (plus its `bounds` and `widget_hints`, plus
-the caller's overrides) and decides which control each gets: int -> integer slider, float -> float
-slider, Literal/Enum -> dropdown, bool -> checkbox, str -> text box, ``tuple[str, ...]`` -> text box of
-comma-separated values.
+`control_specs` reads a chunker class's parameter constraints (`chunklab.core.Chunker.constraints`,
+plus its `widget_hints` and the caller's overrides) and gives each parameter the control its
+constraint names: int -> integer slider, float -> float slider, options -> dropdown, bool -> checkbox,
+str -> text box, ``tuple[str, ...]`` -> text box of comma-separated values; callables, objects and
+parameters that may be None are shown, not changed.
 
 A size counted in words or tokens is not a size in characters: `chars_per_unit` measures how many
 characters of the explored text make one word, token or sentence, and `rescaled` turns a slider
@@ -13,14 +14,13 @@ becomes one of about 4 to 450 tokens, not 2,000 tokens.
 
 from __future__ import annotations
 
-import enum
-import functools
 import math
-import typing
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Sequence
 
-from ..core import Chunker, named_choices, split_list
+from ..caches import cached
+from ..constraints import Choice, Constraint, NameOrObject, Number, TextList, split_list
+from ..core import Chunker
 from ..text.length import length_function
 from ..text.sentences import sentence_spans
 
@@ -63,64 +63,59 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
     An override may be a tuple ``(low, high)`` or ``(low, high, step)`` for a slider range, a list
     for dropdown options, or a plain value for the starting value (for a ``tuple[str, ...]``
     parameter: a tuple, or one comma-separated string). Ranges otherwise come from the
-    class's `widget_hints`, then its `bounds`, then a guess around the default. Parameters whose
-    type has no natural control (callables, objects) are passed through unchanged ("fixed").
+    class's `widget_hints`, then its constraint's bounds, then a guess around the default.
+    Parameters whose constraint has no natural control (callables, objects, None allowed) are
+    passed through unchanged ("fixed").
     """
     specs = {}
     hints = getattr(chunker_class, "widget_hints", {})
+    constraints = chunker_class.constraints()
     for name, param in chunker_class.param_specs().items():
+        constraint = constraints[name]
         override = overrides.get(name, param.default)
-        if param.annotation == tuple[str, ...]:
+        if isinstance(constraint, TextList):
             # A tuple here is the value itself (not a slider range); a string is split at commas.
-            override = (
-                split_list(override) if isinstance(override, str) else override
-            )
+            override = constraint.parse(override) if isinstance(override, str) else override
             value = override
         else:
             value = param.default if isinstance(override, (tuple, list)) else override
-        specs[name] = _spec_for(
-            name, param.annotation, value, override, hints.get(name), chunker_class.bounds.get(name)
-        )
+        specs[name] = _spec_for(name, constraint, value, override, hints.get(name))
     unknown = set(overrides) - set(specs)
     if unknown:
         raise ValueError(f"{chunker_class.__name__} has no parameter(s) {sorted(unknown)}")
     return specs
 
 
-def _spec_for(name: str, annotation: Any, value: Any, override: Any, hint: Any, bound: Any) -> ControlSpec:
-    named = named_choices(annotation)
-    if named is not None:  # a tokenizer: a dropdown of the names, or the object itself, fixed
-        if not isinstance(value, str):
-            return ControlSpec(name, "fixed", value)
-        annotation = named
-    if typing.get_origin(annotation) is Literal:
-        options = list(override) if isinstance(override, list) else list(typing.get_args(annotation))
+def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, hint: Any) -> ControlSpec:
+    control = "fixed" if constraint.optional else constraint.control
+    if isinstance(constraint, NameOrObject) and not isinstance(value, str):
+        control = "fixed"  # a tokenizer object, not one of the names: shown, not changed
+    if control == "choice" and isinstance(constraint, Choice):
+        options = list(override) if isinstance(override, list) else list(constraint.options)
         return ControlSpec(name, "choice", value, options=tuple(options))
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return ControlSpec(name, "choice", value, options=tuple(annotation))
-    if annotation is bool:
-        return ControlSpec(name, "bool", value)
-    if annotation is str:
-        return ControlSpec(name, "text", value)
-    if annotation == tuple[str, ...]:
-        return ControlSpec(name, "text", tuple(value), separator=",")
-    if annotation in (int, float):
-        kind = "int" if annotation is int else "float"
-        low, high, step = _numeric_range(kind, value, override, hint, bound)
-        return ControlSpec(name, kind, min(max(value, low), high), low, high, step)
+    if control in ("bool", "text"):
+        separator = constraint.separator if isinstance(constraint, TextList) else None
+        return ControlSpec(name, control, tuple(value) if separator else value, separator=separator)
+    if control in NUMERIC and isinstance(constraint, Number):
+        low, high, step = _numeric_range(control, value, override, hint, (constraint.low, constraint.high))
+        return ControlSpec(name, control, min(max(value, low), high), low, high, step)
     if isinstance(override, list):
         return ControlSpec(name, "choice", override[0] if value not in override else value, options=tuple(override))
     return ControlSpec(name, "fixed", value)
 
 
-def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: Any) -> tuple[Any, Any, Any]:
+def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: tuple) -> tuple[Any, Any, Any]:
+    """A slider's ``(low, high, step)``: the caller's range or the class's hint, kept inside the
+    declared interval `bound`; else the interval itself, closed around the default if open."""
     source = override if isinstance(override, tuple) else hint
     if source is not None:
         low, high, *rest = source
         step = rest[0] if rest else (1 if kind == "int" else (high - low) / 100)
+        low = low if bound[0] is None else max(low, bound[0])
+        high = high if bound[1] is None else min(high, bound[1])
         return low, high, step
-    low = bound[0] if bound and bound[0] is not None else 0
-    if bound and bound[1] is not None:
+    low = bound[0] if bound[0] is not None else 0
+    if bound[1] is not None:
         high = bound[1]
     else:
         high = max(value * 4, low + (10 if kind == "int" else 1))
@@ -141,7 +136,7 @@ def chars_per_unit(text: str, unit: str, tokenizer: Any = "minilm") -> float:
         return _chars_per_unit(text, unit, tokenizer)
 
 
-@functools.lru_cache(maxsize=32)
+@cached(maxsize=32)
 def _cached_chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     return _chars_per_unit(text, unit, tokenizer)
 

@@ -68,7 +68,7 @@ class Explorer:
         self.main = _main_control(chunker_class, self.specs, main)
         start = _measure(self.params)
         sized = chunker_class.measured_in_unit if "unit" in self.specs else ()
-        # A range the caller gives is in the starting unit; one from `widget_hints` or `bounds` is in characters.
+        # A range the caller gives is in the starting unit; one from `widget_hints` or the bounds is in characters.
         self._reference: dict[str, tuple[ControlSpec, _Measure]] = {
             name: (self.specs[name], start if isinstance(overrides.get(name), tuple) else ("chars", None))
             for name in sized
@@ -116,7 +116,7 @@ class Explorer:
 
     def _sized_spec(self, name: str, measure: _Measure) -> ControlSpec:
         spec, reference = self._reference[name]
-        floor = (self.chunker_class.bounds.get(name) or (None, None))[0]
+        floor = self.chunker_class.constraints()[name].low  # a size: a `Number` constraint
         return rescaled(spec, self._ratio(reference, measure), floor)
 
     def _follow_unit(self, old: _Measure, new: _Measure) -> dict[str, ControlSpec]:

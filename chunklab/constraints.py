@@ -1,0 +1,307 @@
+"""What a chunker parameter may hold: one `Constraint` per parameter, read by everything that
+handles parameters.
+
+A chunker declares each parameter once: the type hint of its ``__init__`` argument says what kind
+of value it is (a number, one of some options, a flag, text, a list of words, a callable, a name
+or an object; ``| None`` when None is allowed too), and the class's ``bounds`` add the interval
+of a number. `constraint_for` turns the pair into a `Constraint`, and from that one object
+
+* `chunklab.core.Chunker.validate` checks a value (`Constraint.problem`),
+* the command line parses a ``--param`` value and describes the parameter
+  (`Constraint.parse`, `Constraint.describe`, `Constraint.show`), and
+* the explorer picks the control (`Constraint.control`, `Number.low` / `Number.high`, `Choice.options`).
+
+This module is the only place that looks inside a type hint.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import enum
+import inspect
+import math
+import types
+import typing
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+__all__ = [
+    "Callables",
+    "Choice",
+    "Constraint",
+    "Flag",
+    "NameOrObject",
+    "Number",
+    "Objects",
+    "Text",
+    "TextList",
+    "constraint_for",
+    "split_list",
+]
+
+#: Command-line spellings of None, true and false.
+_NONE = ("none", "null")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+#: A control's wording for what only Python can set.
+_FROM_PYTHON = "set it from Python; the command line cannot"
+
+
+def split_list(text: str, separator: str = ",") -> tuple[str, ...]:
+    """A ``tuple[str, ...]`` value typed as one string (in an explorer's text box or on the
+    command line): the parts between separators, stripped, empty ones dropped."""
+    return tuple(part.strip() for part in text.split(separator) if part.strip())
+
+
+@dataclass(frozen=True, kw_only=True)
+class Constraint:
+    """What values one parameter accepts; subclasses say which kind.
+
+    `optional`: None is accepted as well. `control` is the explorer's control for the parameter
+    (``"int"``, ``"float"``, ``"choice"``, ``"bool"``, ``"text"`` or ``"fixed"``: shown, not
+    changed) and `settable` whether the command line can give it a value.
+    """
+
+    optional: bool = False
+    control: ClassVar[str] = "fixed"
+    settable: ClassVar[bool] = True
+
+    def problem(self, value: Any) -> str | None:
+        """None when `value` is allowed; else what it must be (``"must be in [1, inf]"``)."""
+        if value is None and self.optional:
+            return None
+        problem = self._problem(value)
+        return f"{problem} or None" if problem and self.optional else problem
+
+    def parse(self, raw: str) -> Any:
+        """The value the command-line text `raw` stands for (``none`` for None when allowed);
+        `ValueError` saying what was expected otherwise."""
+        if self.optional and raw.strip().lower() in _NONE:
+            return None
+        return self._parse(raw)
+
+    def describe(self) -> str:
+        """The allowed values in words, as ``chunklab strategies`` prints them."""
+        return self._describe() + (" (or none)" if self.optional and self.settable else "")
+
+    def show(self, value: Any) -> str:
+        """`value` written as the command line takes it (None as ``none``, a callable or a class by
+        its name)."""
+        if value is None:
+            return _NONE[0]
+        if inspect.isfunction(value) or inspect.isclass(value) or inspect.ismethod(value) or inspect.isbuiltin(value):
+            return value.__qualname__
+        return str(value)
+
+    def _problem(self, value: Any) -> str | None:
+        raise NotImplementedError
+
+    def _parse(self, raw: str) -> Any:
+        raise ValueError(f"cannot be given on the command line ({_FROM_PYTHON}); got {raw!r}")
+
+    def _describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, kw_only=True)
+class Number(Constraint):
+    """An int or a float (never a bool, never NaN) in ``[low, high]``; None leaves a side open."""
+
+    kind: type = int
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def control(self) -> str:  # type: ignore[override]
+        """``"int"`` or ``"float"``: a slider."""
+        return "int" if self.kind is int else "float"
+
+    def interval(self) -> str:
+        """``"[1, inf]"``."""
+        return f"[{'-inf' if self.low is None else self.low}, {'inf' if self.high is None else self.high}]"
+
+    def _problem(self, value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int if self.kind is int else (int, float)):
+            return "must be an int" if self.kind is int else "must be a number"
+        if math.isnan(value):
+            return "must be a number"
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            return f"must be in {self.interval()}"
+        return None
+
+    def _parse(self, raw: str) -> Any:
+        try:
+            return self.kind(raw)
+        except ValueError:
+            raise ValueError(f"must be {'an integer' if self.kind is int else 'a number'}; got {raw!r}") from None
+
+    def _describe(self) -> str:
+        name = self.kind.__name__
+        return name if self.low is None and self.high is None else f"{name} in {self.interval()}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Choice(Constraint):
+    """One of `options` (a ``Literal``'s values, or an ``Enum``'s members)."""
+
+    options: tuple[Any, ...]
+    control: ClassVar[str] = "choice"
+
+    def labels(self) -> list[str]:
+        """The options as the command line writes them (an Enum member by its value)."""
+        return [self.show(option) for option in self.options]
+
+    def show(self, value: Any) -> str:
+        """An Enum member by its value, anything else as `Constraint.show` does."""
+        return str(value.value) if isinstance(value, enum.Enum) else super().show(value)
+
+    def _problem(self, value: Any) -> str | None:
+        if value in self.options:
+            return None
+        return f"must be one of {[o.value if isinstance(o, enum.Enum) else o for o in self.options]}"
+
+    def _parse(self, raw: str) -> Any:
+        for option in self.options:
+            if raw == self.show(option) or (isinstance(option, enum.Enum) and raw == option.name):
+                return option
+        raise ValueError(f"must be one of {', '.join(self.labels())}; got {raw!r}")
+
+    def _describe(self) -> str:
+        return "one of: " + ", ".join(self.labels())
+
+
+@dataclass(frozen=True, kw_only=True)
+class NameOrObject(Choice):
+    """One of the `options` by name, or any object (a tokenizer): the command line and the
+    explorer's dropdown offer the names; an object is checked by the chunker's own `check`."""
+
+    def _problem(self, value: Any) -> str | None:
+        if not isinstance(value, str) or value in self.options:
+            return None
+        return f"must be one of {list(self.options)} or an object"
+
+    def _describe(self) -> str:
+        return super()._describe() + " (or an object, from Python)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flag(Constraint):
+    """True or False."""
+
+    control: ClassVar[str] = "bool"
+
+    def _problem(self, value: Any) -> str | None:
+        return None if isinstance(value, bool) else "must be a bool"
+
+    def _parse(self, raw: str) -> Any:
+        word = raw.strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise ValueError(f"must be true or false; got {raw!r}")
+
+    def _describe(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Text(Constraint):
+    """Any str."""
+
+    control: ClassVar[str] = "text"
+
+    def _problem(self, value: Any) -> str | None:
+        return None if isinstance(value, str) else "must be a str"
+
+    def _parse(self, raw: str) -> Any:
+        return raw
+
+    def _describe(self) -> str:
+        return "str"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextList(Constraint):
+    """A tuple of str, written as comma-separated text on the command line and in the explorer."""
+
+    control: ClassVar[str] = "text"
+    separator: ClassVar[str] = ","
+
+    def _problem(self, value: Any) -> str | None:
+        ok = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+        return None if ok else "must be a tuple of str"
+
+    def _parse(self, raw: str) -> Any:
+        return split_list(raw, self.separator)
+
+    def show(self, value: Any) -> str:
+        """The parts joined by the separator."""
+        return self.separator.join(map(str, value)) if isinstance(value, tuple) else super().show(value)
+
+    def _describe(self) -> str:
+        return "comma-separated text"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Callables(Constraint):
+    """Anything callable (a function, a class, an object with ``__call__``): set from Python only."""
+
+    settable: ClassVar[bool] = False
+
+    def _problem(self, value: Any) -> str | None:
+        return None if callable(value) else "must be a callable"
+
+    def _describe(self) -> str:
+        return f"a callable{' or None' if self.optional else ''} ({_FROM_PYTHON})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Objects(Constraint):
+    """Any value the type hint names but no other constraint covers; the chunker's `check` judges it."""
+
+    hint: Any = Any
+    settable: ClassVar[bool] = False
+
+    def _problem(self, value: Any) -> str | None:
+        return None
+
+    def _describe(self) -> str:
+        return f"{getattr(self.hint, '__name__', self.hint)} ({_FROM_PYTHON})"
+
+
+def constraint_for(hint: Any, bound: tuple[float | None, float | None] | None = None) -> Constraint:
+    """The `Constraint` of a parameter with type hint `hint` and, for a number, the inclusive
+    interval `bound` (``(low, high)``, None for an open side). A bound on anything but a number
+    raises `TypeError`: it would say nothing."""
+    constraint = _from_hint(hint)
+    if bound is None:
+        return constraint
+    if not isinstance(constraint, Number):
+        raise TypeError(f"bounds {bound} given for a parameter of type {hint}, which is not a number")
+    return replace(constraint, low=bound[0], high=bound[1])
+
+
+def _from_hint(hint: Any) -> Constraint:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        optional = len(members) < len(typing.get_args(hint))
+        literals = [m for m in members if typing.get_origin(m) is Literal]
+        if len(members) == 2 and Any in members and len(literals) == 1:
+            return NameOrObject(options=typing.get_args(literals[0]), optional=optional)
+        inner = _from_hint(members[0]) if len(members) == 1 else Objects(hint=hint)
+        return replace(inner, optional=optional)
+    if origin is Literal:
+        return Choice(options=typing.get_args(hint))
+    if inspect.isclass(hint) and issubclass(hint, enum.Enum):
+        return Choice(options=tuple(hint))
+    if hint is bool:
+        return Flag()
+    if hint in (int, float):
+        return Number(kind=hint)
+    if hint is str:
+        return Text()
+    if hint == tuple[str, ...]:
+        return TextList()
+    if hint is collections.abc.Callable or origin is collections.abc.Callable:
+        return Callables()
+    return Objects(hint=hint)

@@ -1,0 +1,138 @@
+"""Each parameter is declared once (its type hint and bound, made into a `Constraint`), and
+validation, the command line and the explorer all read that one declaration; a value set directly
+on an attribute is refused when the chunker runs."""
+
+from __future__ import annotations
+
+import inspect
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from chunklab import CHUNKERS, ParameterError
+from chunklab.constraints import Callables, Choice, Flag, NameOrObject, Number, Text, TextList
+from chunklab.pipeline.cli import main, make_chunker, parse_value
+from chunklab.strategies.fixed import FixedSizeChunker
+from chunklab.viz.controls import control_specs
+
+NAMES = sorted(CHUNKERS)
+
+
+def _declared(cls: type) -> list[tuple[str, object, object]]:
+    """``(name, constraint, default)`` of every parameter of `cls`."""
+    specs = cls.param_specs()
+    return [(name, constraint, specs[name].default) for name, constraint in cls.constraints().items()]
+
+
+def _refused_value(constraint: object) -> object:
+    """A value `constraint` refuses: just outside its interval, no option, or the wrong type."""
+    if isinstance(constraint, Number):
+        return constraint.low - 1 if constraint.low is not None else "not a number"
+    if isinstance(constraint, Choice):
+        return "no-such-option"
+    return 42 if isinstance(constraint, (Callables, Text, TextList, Flag)) else None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_constructors_are_keyword_only(name: str) -> None:
+    parameters = list(inspect.signature(CHUNKERS[name].__init__).parameters.values())[1:]
+    assert parameters and all(p.kind is p.KEYWORD_ONLY for p in parameters)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_validation_reads_the_declaration(name: str) -> None:
+    cls = CHUNKERS[name]
+    for param, constraint, default in _declared(cls):
+        assert constraint.problem(default) is None, f"{name}.{param}: the default breaks its own constraint"
+        bad = _refused_value(constraint)
+        if bad is None:
+            continue
+        with pytest.raises(ParameterError) as error:
+            cls(**{param: bad})
+        message = str(error.value)
+        assert f"'{param}'" in message and constraint.problem(bad) in message, message
+        if isinstance(constraint, Number) and constraint.low is not None:
+            assert constraint.problem(constraint.low) is None
+            assert constraint.interval() in message
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_command_line_reads_the_declaration(name: str, capsys: pytest.CaptureFixture) -> None:
+    cls = CHUNKERS[name]
+    assert main(["strategies"]) == 0
+    listing = capsys.readouterr().out
+    for param, constraint, default in _declared(cls):
+        shown = constraint.show(default)
+        assert f"--param {param}={shown}    {constraint.describe()}" in listing, f"{name}.{param}"
+        if isinstance(constraint, Number) and (constraint.low, constraint.high) != (None, None):
+            assert constraint.interval() in constraint.describe()
+        if isinstance(constraint, Choice):
+            assert all(str(option) in constraint.describe() for option in constraint.options)
+        if constraint.settable:
+            assert parse_value(constraint, shown) == default, f"{name}.{param}: {shown!r} does not parse back"
+            assert make_chunker(name, [f"{param}={shown}"]) == cls()
+        else:
+            assert "command line cannot" in constraint.describe()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_explorer_reads_the_declaration(name: str) -> None:
+    cls = CHUNKERS[name]
+    specs = control_specs(cls)
+    for param, constraint, default in _declared(cls):
+        spec = specs[param]
+        shown_only = constraint.optional or (isinstance(constraint, NameOrObject) and not isinstance(default, str))
+        assert spec.kind == ("fixed" if shown_only else constraint.control), f"{name}.{param}"
+        if spec.kind in ("int", "float"):
+            assert constraint.problem(spec.low) is None and constraint.problem(spec.high) is None, (
+                f"{name}.{param}: the slider [{spec.low}, {spec.high}] leaves the declared {constraint.interval()}"
+            )
+        if spec.kind == "choice":
+            assert tuple(spec.options) == tuple(constraint.options)
+
+
+def test_a_changed_declaration_changes_all_three() -> None:
+    class Narrow(FixedSizeChunker):
+        """A fixed-size chunker whose chunk_size is declared in [10, 50]."""
+
+        name = "narrow_test_only"
+        bounds: ClassVar[dict] = {**FixedSizeChunker.bounds, "chunk_size": (10, 50)}
+
+    with pytest.raises(ParameterError, match=r"'chunk_size' must be in \[10, 50\], got 60"):
+        Narrow(chunk_size=60)
+    constraint = Narrow.constraints()["chunk_size"]
+    assert constraint.describe() == "int in [10, 50]"
+    spec = control_specs(Narrow, chunk_size=20)["chunk_size"]
+    assert (spec.kind, spec.low, spec.high) == ("int", 20, 50), "the teaching range (20 to 2,000) kept inside [10, 50]"
+    Narrow.widget_hints = {}
+    spec = control_specs(Narrow, chunk_size=20)["chunk_size"]
+    assert (spec.kind, spec.low, spec.high) == ("int", 10, 50), "without a teaching range: the declared interval"
+
+
+def test_an_attribute_set_directly_is_checked_when_the_chunker_runs() -> None:
+    chunker = FixedSizeChunker(chunk_size=100)
+    chunker.chunk_overlap = 500
+    with pytest.raises(ParameterError, match="chunk_overlap"):
+        chunker("word " * 400)
+    with pytest.raises(ParameterError, match="chunk_overlap"):
+        chunker("word " * 400)  # a refused state stays refused
+    chunker.chunk_overlap = 10
+    assert len(chunker("word " * 400)) == 23
+    chunker.unit = "lightyears"
+    with pytest.raises(ParameterError, match=r"'unit' must be one of \['chars', 'words', 'tokens'\]"):
+        chunker("word " * 10)
+    chunker.unit = "chars"
+    chunker.tokenizer = np.arange(3)  # compared with the validated value, `==` gives an array
+    with pytest.raises(ParameterError, match="tokenizer"):
+        chunker("word " * 10)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_chunker_refuses_a_bad_attribute_when_it_runs(name: str) -> None:
+    chunker = CHUNKERS[name]()
+    chunker("A first sentence. A second one.")
+    constraint = chunker.constraints()["chunk_size"]
+    chunker.chunk_size = constraint.low - 1
+    with pytest.raises(ParameterError, match="chunk_size"):
+        chunker("A first sentence. A second one.")

@@ -626,4 +626,7 @@ def guidance(
     The k view (`compare_at_k`) has no guidance: ranked by means at a fixed k, it favours large
     chunks, which send more text.
     """
+    if not isinstance(result, Comparison):
+        raise TypeError(f"guidance reads what compare returns (a Comparison), not a {type(result).__name__}: "
+                        "the k view has no guidance")
     return budget_guidance(result, budget=budget, retriever=retriever, split=split, metric=metric)

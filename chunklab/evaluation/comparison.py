@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -73,18 +74,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUDGET_METRICS",
+    "DEFAULT_BUDGETS",
     "QUESTION_METRICS",
     "RETRIEVERS",
     "BM25Retriever",
     "CharCounter",
     "Comparison",
     "DenseRetriever",
+    "ExpandHits",
     "HybridRetriever",
     "LateChunkingRetriever",
     "RerankRetriever",
     "Retriever",
-    "DEFAULT_BUDGETS",
-    "ExpandHits",
     "Where",
     "compare",
     "compare_at_k",

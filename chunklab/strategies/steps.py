@@ -32,8 +32,9 @@ import bisect
 import dataclasses
 import functools
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError
 from ..formats.blocks import breadcrumb_text

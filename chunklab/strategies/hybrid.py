@@ -310,7 +310,6 @@ def _cut_table(text: str, run: _Run, limit: int, measure: Callable[[str], int], 
     """A table between whole rows (`chunklab.formats.tables.row_groups`), a row at a time; a row
     longer than `limit` is cut at words (``cut`` metadata)."""
     table = run.part
-    assert isinstance(table, Table)
     out = []
     for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
         piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
@@ -335,7 +334,6 @@ def _cut_code(text: str, run: _Run, limit: int, measure: Callable[[str], int], v
 def _cut_image(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
     """An image whole with its caption (cut at words only when it is longer than `limit`)."""
     block = run.part
-    assert isinstance(block, Block)
     caption = str(block.attrs.get("caption", ""))
     alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
     metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
@@ -381,6 +379,7 @@ def _table_metadata(piece: _Piece) -> dict[str, Any]:
 
 
 def _always(a: _Piece, b: _Piece) -> bool:
+    """No condition beyond the routes: any two neighbours of routes that join may become one."""
     return True
 
 
@@ -473,7 +472,7 @@ def _joined(a: _Piece, b: _Piece) -> _Piece:
     if a.headings_only:
         return _Piece(a.start, b.end, b.route, b.section, b.headings_only, b.metadata, b.table, b.rows, b.last_section)
     joined = _ROUTES[a.route].joined
-    assert joined is not None, f"route {a.route!r} joins nothing"  # _joinable said no
+    assert joined is not None, f"{a.route} pieces are never joined"  # _merge joins only what _joinable allows
     return joined(a, b)
 
 

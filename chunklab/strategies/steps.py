@@ -83,8 +83,8 @@ def apply_steps(document: str, chunks: Sequence[Chunk], steps: Iterable[Step]) -
         if len(after) != len(out):
             raise StepError(f"step {step!r} returned {len(after)} chunks for {len(out)}")
         for before, chunk in zip(out, after):
-            same = (chunk.start, chunk.end, chunk.index, chunk.text) == (before.start, before.end, before.index, before.text)
-            if not same:
+            moved = (chunk.start, chunk.end, chunk.index) != (before.start, before.end, before.index)
+            if moved or chunk.text != before.text:
                 raise StepError(
                     f"step {step!r} changed chunk {before.index} [{before.start}, {before.end}) into "
                     f"chunk {chunk.index} [{chunk.start}, {chunk.end}): a step may change metadata only"

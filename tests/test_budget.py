@@ -259,10 +259,9 @@ def test_compare_checks_the_budget_arguments():
     for bad in (0, -5, [], [10, 0], True, 2.5):
         with pytest.raises(ValueError, match="budget"):
             run(bad, q)
-    with pytest.raises(ValueError, match="k view"):
-        run([10], q, per_question=True)
-    with pytest.raises(ValueError, match="k view"):
-        run([10], q, merge_hits=True)
+    for k_view_only in ("k", "per_question", "merge_hits"):  # they belong to compare_at_k
+        with pytest.raises(TypeError, match=k_view_only):
+            run([10], q, **{k_view_only: True})
     with pytest.raises(ValueError, match="budget_unit"):
         run([10], q, budget_unit="words")
 

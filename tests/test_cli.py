@@ -220,19 +220,34 @@ def _own_questions(tmp_path: Path, docs_dir: Path) -> Path:
     return path
 
 
-def test_evaluate_prints_the_compare_table(docs_dir, tmp_path, capsys):
+def test_evaluate_prints_the_budget_view_with_paired_verdicts(docs_dir, tmp_path, capsys):
+    from chunklab.evaluation.comparison import compare
+    from chunklab.evaluation.verdicts import leaderboard
+    from chunklab.formats.readers import read_questions
+
     questions = _own_questions(tmp_path, docs_dir)
     files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
     argv = ["evaluate", *files, "--questions", str(questions), "--strategy", "fixed", "--param", "chunk_size=200",
-            "--strategy", "fixed", "--param", "chunk_size=800", "--retriever", "bm25", "-k", "3", "--no-progress",
-            "--out", str(tmp_path / "t.csv")]
+            "--strategy", "fixed", "--param", "chunk_size=800", "--retriever", "bm25", "--budget", "500",
+            "--budget", "1000", "--no-progress", "--out", str(tmp_path / "t.csv")]
     status, _, err = run(argv, capsys)
     assert status == 2 and "does not match 'field_guide.html'" in err, "the corpus spans index the page's source"
     status, out, err = run([*argv, "--html-source"], capsys)
     assert status == 0, err
-    assert "2 document(s), 12 question(s), k = 3" in out
-    assert "FixedSizeChunker(chunk_size=200)" in out and "FixedSizeChunker(chunk_size=800)" in out and "recall@k" in out
-    assert (tmp_path / "t.csv").read_text().count("\n") == 3
+    assert "2 document(s), 12 question(s); every chunking sends the same characters per question: 500, 1,000" in out
+    # The leaderboards are the library's, verdicts included.
+    documents = [read_document(Path(f), Path(f).name, html_source=True) for f in files]
+    chunkers = {repr(c): c for c in (FixedSizeChunker(chunk_size=200), FixedSizeChunker(chunk_size=800))}
+    result = compare(chunkers, documents, read_questions(str(questions), documents), retrievers=("bm25",),
+                     budget=[500, 1000], progress=False)
+    for budget in (500, 1000):
+        board = leaderboard(result, "bm25", budget)
+        best = board.loc[board["mark"] == "best", "chunker"].iloc[0]
+        assert f"bm25, {budget:,} characters: best {best}" in out
+        assert board.round(3).to_string(na_rep="") in out
+    assert (tmp_path / "t.csv").read_text().count("\n") == 1 + 2 * 2  # header, 2 chunkings x 2 budgets
+    status, _, err = run([*argv[:-3], "--budget", "0", "--html-source"], capsys)
+    assert status == 2 and "budget" in err
 
 
 def test_evaluate_names_the_bad_question_line(docs_dir, tmp_path, capsys):

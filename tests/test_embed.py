@@ -179,14 +179,14 @@ def test_token_vectors_check_their_arguments():
 
 def test_late_chunking_retriever_through_compare():
     from chunklab import load_document
-    from chunklab.evaluation.comparison import RETRIEVERS, LateChunkingRetriever, compare
+    from chunklab.evaluation.comparison import RETRIEVERS, LateChunkingRetriever, compare_at_k
     from chunklab.strategies import FixedSizeChunker
 
     assert RETRIEVERS["late"] is LateChunkingRetriever
     with pytest.raises(TypeError, match="index_chunks"):
         LateChunkingRetriever().index(["a chunk"])
     doc = load_document("lab_notes")
-    table = compare({"fixed": FixedSizeChunker(chunk_size=600)}, [doc], retrievers=("dense", "late"), progress=False)
+    table = compare_at_k({"fixed": FixedSizeChunker(chunk_size=600)}, [doc], retrievers=("dense", "late"), progress=False)
     assert list(table["retriever"]) == ["dense", "late"]
     assert table["recall@k"].between(0, 1).all() and table["questions"].eq(24).all()
 

@@ -1,4 +1,4 @@
-"""Span metrics on hand-computed cases, structure metrics, retrievers, and the compare() runner."""
+"""Span metrics on hand-computed cases, structure metrics, retrievers, and the k view (compare_at_k)."""
 
 import pathlib
 
@@ -14,14 +14,13 @@ from chunklab.evaluation.comparison import (
     DenseRetriever,
     HybridRetriever,
     RerankRetriever,
-    compare,
+    compare_at_k,
     default_chunkers,
     indexed_text,
     merge_adjacent,
     precision_omega,
     span_metrics,
     structure_metrics,
-    summarize,
 )
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.strategies import FixedSizeChunker
@@ -215,7 +214,7 @@ def tiny_questions():
 def test_compare_returns_one_row_per_chunker_and_retriever():
     chunkers = {"small": FixedSizeChunker(chunk_size=60), "large": FixedSizeChunker(chunk_size=200, chunk_overlap=50)}
     retrievers = ("bm25", DenseRetriever(TfidfEmbedder()))
-    table = compare(chunkers, tiny_docs(), tiny_questions(), retrievers=retrievers, k=2, progress=False)
+    table = compare_at_k(chunkers, tiny_docs(), tiny_questions(), retrievers=retrievers, k=2, progress=False)
     assert list(zip(table["chunker"], table["retriever"])) == [
         ("small", "bm25"), ("small", "dense"), ("large", "bm25"), ("large", "dense"),
     ]
@@ -235,7 +234,7 @@ def test_compare_returns_one_row_per_chunker_and_retriever():
 def test_compare_per_question_matches_span_metrics_by_hand():
     # One chunk per document: both questions retrieve their whole document among k=2 chunks.
     whole = {"whole": FixedSizeChunker(chunk_size=10_000)}
-    rows = compare(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False, per_question=True)
+    rows = compare_at_k(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False, per_question=True)
     assert len(rows) == 2 and set(rows["question"]) == {"a-1", "b-1"}
     nonspace = sum(not c.isspace() for c in SOURCE_A) + sum(not c.isspace() for c in SOURCE_B)
     for _, row in rows.iterrows():
@@ -246,23 +245,23 @@ def test_compare_per_question_matches_span_metrics_by_hand():
         assert row["precision"] == pytest.approx(gold / nonspace)
         doc_text = SOURCE_A if q["doc"] == "a" else SOURCE_B
         assert row["precision_omega"] == pytest.approx(gold / sum(not c.isspace() for c in doc_text))
-    summary = summarize(rows)
+    summary = compare_at_k(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False)
     assert len(summary) == 1 and summary["recall@k_sd"].iloc[0] == 0.0
 
 
 def test_compare_accepts_a_list_of_chunkers_and_checks_its_inputs():
     docs, questions = tiny_docs(), tiny_questions()
-    table = compare([FixedSizeChunker(chunk_size=80), FixedSizeChunker(chunk_size=90)], docs, questions,
+    table = compare_at_k([FixedSizeChunker(chunk_size=80), FixedSizeChunker(chunk_size=90)], docs, questions,
                     retrievers=("bm25",), progress=False)
     assert list(table["chunker"]) == ["FixedSizeChunker(chunk_size=80)", "FixedSizeChunker(chunk_size=90)"]
     with pytest.raises(ValueError, match="unknown retriever"):
-        compare([FixedSizeChunker()], docs, questions, retrievers=("nope",), progress=False)
+        compare_at_k([FixedSizeChunker()], docs, questions, retrievers=("nope",), progress=False)
     with pytest.raises(ValueError, match="distinct"):
-        compare([FixedSizeChunker()], docs, questions, retrievers=("bm25", BM25Retriever()), progress=False)
+        compare_at_k([FixedSizeChunker()], docs, questions, retrievers=("bm25", BM25Retriever()), progress=False)
     with pytest.raises(ValueError, match="not among the documents"):
-        compare([FixedSizeChunker()], docs[:1], questions, retrievers=("bm25",), progress=False)
+        compare_at_k([FixedSizeChunker()], docs[:1], questions, retrievers=("bm25",), progress=False)
     with pytest.raises(TypeError, match="Chunker instance"):
-        compare({"cls": FixedSizeChunker}, docs, questions, retrievers=("bm25",), progress=False)
+        compare_at_k({"cls": FixedSizeChunker}, docs, questions, retrievers=("bm25",), progress=False)
 
 
 def test_default_chunkers_cover_the_registry():
@@ -277,7 +276,7 @@ def test_compare_on_the_real_corpus():
         questions = []
     if not questions:
         pytest.skip("the corpus questions are not present")
-    table = compare(default_chunkers(), retrievers=("bm25",), k=5, progress=False)
+    table = compare_at_k(default_chunkers(), retrievers=("bm25",), k=5, progress=False)
     assert len(table) == len(CHUNKERS)
     assert (table["questions"] == len(questions)).all()
     fixed = table[table["strategy"] == "fixed"].iloc[0]
@@ -347,8 +346,8 @@ def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():
     question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
                 "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
     chunker = {"headed": _Headed(chunk_size=10_000)}
-    plain = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True)
-    headed = compare(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True,
+    plain = compare_at_k(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True)
+    headed = compare_at_k(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True,
                      use_context=True)
     assert plain.iloc[0]["recall"] == 0.0  # no text says "zebra": BM25 falls back to index order (doc a)
     assert headed.iloc[0]["recall"] == 1.0
@@ -360,18 +359,18 @@ def test_compare_where_expand_and_merge_hooks():
     docs, questions = tiny_docs(), tiny_questions()
     chunker = {"small": FixedSizeChunker(chunk_size=60, chunk_overlap=30)}
     only_a = lambda q, chunks: np.array([c.metadata["source"] == "a" for c in chunks])  # noqa: E731
-    rows = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    rows = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
                    where=only_a)
     assert rows.set_index("question").loc["b-1", "recall"] == 0.0  # its document was filtered out
 
     whole_doc = lambda hits: [(h.metadata["source"], 0, len(SOURCE_A if h.metadata["source"] == "a" else SOURCE_B))  # noqa: E731
                               for h in hits]
-    expanded = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    expanded = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
                        expand_hits=whole_doc)
     assert (expanded["recall"] == 1.0).all()
-    merged = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    merged = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
                      expand_hits=whole_doc, merge_hits=True)
-    plain = compare(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True)
+    plain = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True)
     assert (merged["retrieved_chars"] < expanded["retrieved_chars"]).all()  # the same document sent once
     assert (merged["recall"] >= plain["recall"]).all()
 
@@ -382,14 +381,14 @@ def test_compare_both_context_settings_from_one_chunking():
     question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
                 "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
     chunkers = {"headed": _Headed(chunk_size=10_000), "plain": FixedSizeChunker(chunk_size=10_000)}
-    table = compare(chunkers, docs, [question], retrievers=("bm25",), k=1, progress=False, use_context="both")
+    table = compare_at_k(chunkers, docs, [question], retrievers=("bm25",), k=1, progress=False, use_context="both")
     assert list(zip(table["chunker"], table["context"])) == [
         ("headed", False), ("headed + context", True), ("plain", False),  # plain has no context to add
     ]
     by_label = table.set_index("chunker")
     assert by_label.loc["headed", "recall"] == 0.0 and by_label.loc["headed + context", "recall"] == 1.0
     with pytest.raises(ValueError, match="use_context"):
-        compare(chunkers, docs, [question], retrievers=("bm25",), progress=False, use_context="yes")
+        compare_at_k(chunkers, docs, [question], retrievers=("bm25",), progress=False, use_context="yes")
 
 
 def test_top_k_is_the_head_of_a_stable_full_sort_ties_to_the_lower_index():

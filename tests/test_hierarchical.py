@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from chunklab import load_document, load_questions
 from chunklab.core import ParameterError
-from chunklab.evaluation.comparison import compare
+from chunklab.evaluation.comparison import compare, compare_at_k
 from chunklab import Chunk
 from chunklab.evaluation.expand import auto_merge, flat, new_text_only, small_to_big
 from chunklab.formats.clauses import clause_headings
@@ -362,7 +362,7 @@ def test_expansion_through_compare() -> None:
     chunker = HierarchicalChunker()
     trees = {doc.name: chunker.tree(doc.text)}
     rows = {
-        name: compare({name: chunker}, [doc], questions, retrievers=("bm25",), k=10, progress=False,
+        name: compare_at_k({name: chunker}, [doc], questions, retrievers=("bm25",), k=10, progress=False,
                       expand_hits=fn(trees, 1500)).iloc[0]
         for name, fn in [("flat", flat), ("small_to_big", small_to_big), ("auto_merge", auto_merge)]
     }

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from chunklab import CHUNKERS, Chunk, load_document, load_questions
-from chunklab.evaluation.comparison import compare
+from chunklab.evaluation.comparison import compare_at_k
 from chunklab.evaluation.retrieval import RETRIEVERS, DenseRetriever
 from chunklab.models.embed import default_embedder
 from chunklab.pipeline import store
@@ -193,7 +193,7 @@ def test_chroma_retriever_returns_the_dense_top_k():
 
 
 def test_compare_with_the_chroma_retriever_matches_dense():
-    table = compare({"fixed": CHUNKER}, list(NAMES), retrievers=("dense", ChromaRetriever()), k=5, progress=False)
+    table = compare_at_k({"fixed": CHUNKER}, list(NAMES), retrievers=("dense", ChromaRetriever()), k=5, progress=False)
     metrics = ["recall@k", "recall", "precision", "iou"]
     dense, chroma = (table[table.retriever == r][metrics].to_numpy() for r in ("dense", "chroma"))
     assert np.array_equal(dense, chroma)

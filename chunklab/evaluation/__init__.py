@@ -2,7 +2,7 @@
 comparisons, structure broken, boundary scores, the goal."""
 
 from .budget import Comparison
-from .comparison import compare, default_chunkers, guidance, indexed_text, summarize
+from .comparison import compare, compare_at_k, default_chunkers, guidance, indexed_text, summarize
 from .metrics import excerpts_kept_whole, structure_metrics
 from .paired import paired
 from .retrieval import RETRIEVERS, Retriever
@@ -13,6 +13,7 @@ __all__ = [
     "Comparison",
     "Retriever",
     "compare",
+    "compare_at_k",
     "curve",
     "default_chunkers",
     "excerpts_kept_whole",

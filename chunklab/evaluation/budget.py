@@ -18,7 +18,7 @@ the budget, so every strategy sends exactly the same amount (unless the ranking 
 reader receives), `Meter` measures and cuts spans in the budget unit, `retrieval_depth` says how
 many chunks to rank so that any ranking fills a budget, and `budget_scores` scores one ranking at
 every budget at once (for `Golden` excerpts prepared once). `Comparison` is what
-`chunklab.evaluation.comparison.compare` returns with ``budget=...``, and `combine` joins two of
+`chunklab.evaluation.comparison.compare` returns, and `combine` joins two of
 them (a variant measured later beside the main run).
 """
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUDGET_METRICS",
+    "DEFAULT_BUDGETS",
     "ROW_COLUMNS",
     "BudgetUnit",
     "Comparison",
@@ -51,6 +52,10 @@ __all__ = [
 ]
 
 BudgetUnit = Literal["chars", "tokens"]
+
+#: The budgets `chunklab.evaluation.comparison.compare` measures unless told otherwise: doubling
+#: from 250 to 4,000 (characters, or tokens with ``budget_unit="tokens"``).
+DEFAULT_BUDGETS = (250, 500, 1000, 2000, 4000)
 
 #: Per-question metrics of the budget view, in the order of `Comparison.rows`: ``answered`` (every
 #: golden excerpt wholly sent), character ``recall``, ``precision`` and ``iou`` (see

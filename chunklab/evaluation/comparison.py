@@ -1,13 +1,15 @@
 """Measuring chunkers: every chunker on every document, every question through every retriever.
 
-`compare` is the runner behind notebook 16. With ``budget=...`` (the headline, fair view) every
-strategy sends the reader the same amount of text per question and `compare` returns a
-`Comparison`; `leaderboard`, `curve` and `guidance` read it, and `paired` says whether a difference
-is real. Without a budget it measures the k best chunks per question (the k view, kept for
-comparison), and `summarize` turns its rows into a table. The pieces it uses live in their
-own modules and are re-exported here for convenience:
+`compare` is the runner behind notebook 16: every strategy sends the reader the same amount of
+text per question (a budget; the headline, fair view), and it returns a `Comparison`; `summarize`,
+`leaderboard`, `curve` and `guidance` read it, and `paired` says whether a difference is real.
+`compare_at_k` measures the k best chunks per question instead (the k view, kept to show why a
+budget is fairer). With ``use_context`` a chunk is indexed with a context before its text: its
+chunker's own, or the one the context step after chunking writes (`contextualized`). The pieces
+it uses live in their own modules and are re-exported here for convenience:
 
-* `chunklab.evaluation.budget`: the budget rule (`spend`), `Comparison`, `BUDGET_METRICS`;
+* `chunklab.evaluation.budget`: the budget rule (`spend`), `Comparison`, `BUDGET_METRICS`,
+  `DEFAULT_BUDGETS`;
 * `chunklab.evaluation.paired`: `paired` (bootstrap interval, McNemar's exact test, verdict);
 * `chunklab.evaluation.verdicts`: `leaderboard`, `curve`;
 * `chunklab.evaluation.metrics`: `span_metrics`, `sent_metrics`, `precision_omega` (Smith &
@@ -22,17 +24,30 @@ chunks of another document, which then count as retrieved text that answers noth
 
 from __future__ import annotations
 
+import itertools
 import time
-from typing import Any, Callable, Literal, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from ..core import CHUNKERS, Chunk, Chunker
 from ..formats.corpus import Split, list_documents, load_document, load_questions
 from ..formats.document import Document
+from ..strategies.steps import ContextStep
 from ..text.length import TokenizerLike
 from ..text.spans import CharCounter
-from .budget import BUDGET_METRICS, ROW_COLUMNS, BudgetUnit, Comparison, Golden, Meter, budget_scores, retrieval_depth
+from .budget import (
+    BUDGET_METRICS,
+    DEFAULT_BUDGETS,
+    ROW_COLUMNS,
+    BudgetUnit,
+    Comparison,
+    Golden,
+    Meter,
+    budget_scores,
+    retrieval_depth,
+)
 from .metrics import (
     QUESTION_METRICS,
     corpus_structure_metrics,
@@ -54,19 +69,27 @@ from .retrieval import (
 )
 from .verdicts import budget_guidance, curve, leaderboard
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "BUDGET_METRICS",
+    "DEFAULT_BUDGETS",
     "QUESTION_METRICS",
     "RETRIEVERS",
     "BM25Retriever",
     "CharCounter",
     "Comparison",
     "DenseRetriever",
+    "ExpandHits",
     "HybridRetriever",
     "LateChunkingRetriever",
     "RerankRetriever",
     "Retriever",
+    "Where",
     "compare",
+    "compare_at_k",
+    "contextualized",
     "curve",
     "default_chunkers",
     "excerpts_kept_whole",
@@ -82,6 +105,11 @@ __all__ = [
     "summarize",
 ]
 
+
+#: ``where(question, chunks)``: a boolean mask over every chunk of a comparison, or None for all.
+Where = Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None]
+#: ``expand_hits(hits)``: the ``(source, start, end)`` spans sent for a question's retrieved chunks.
+ExpandHits = Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]]
 
 _WARM_UP = "A short warm-up text. It makes a chunker load what it needs.\n\nA second paragraph follows here."
 
@@ -201,23 +229,19 @@ def compare(
     docs: Sequence[Document | str] | None = None,
     questions: Sequence[Mapping[str, Any]] | None = None,
     retrievers: Sequence[str | Retriever] = ("bm25", "dense"),
-    k: int = 5,
-    progress: bool = True,
-    per_question: bool = False,
-    use_context: bool | Literal["both"] = False,
-    where: Callable[[Mapping[str, Any], Sequence[Chunk]], np.ndarray | None] | None = None,
-    expand_hits: Callable[[Sequence[Chunk]], Sequence[tuple[str, int, int]]] | None = None,
-    merge_hits: bool = False,
-    budget: int | Sequence[int] | None = None,
+    *,
+    budget: int | Sequence[int] = DEFAULT_BUDGETS,
     budget_unit: BudgetUnit = "chars",
     tokenizer: TokenizerLike = "minilm",
-    split: Split | None = None,
-) -> Any:
-    """Chunk `docs` with every chunker, answer `questions` with every retriever, measure it all.
-
-    Two views: **the budget view** (``budget=...``, the fair one: every strategy sends the same
-    amount of text per question, see `chunklab.evaluation.budget`) and **the k view** (the `k` best
-    chunks per question, however long they are).
+    use_context: bool | Literal["both"] = False,
+    where: Where | None = None,
+    expand_hits: ExpandHits | None = None,
+    split: Split = "all",
+    progress: bool = True,
+) -> Comparison:
+    """Chunk `docs` with every chunker, answer `questions` with every retriever, and measure what each
+    question receives when every strategy sends the same amount of text: the budget view (see
+    `chunklab.evaluation.budget`). `compare_at_k` is the older view, the k best chunks per question.
 
     Parameters
     ----------
@@ -230,40 +254,12 @@ def compare(
     questions:
         Question dicts as `chunklab.load_questions` returns them; default: the questions of `split`
         about one of `docs`.
-    split:
-        ``"dev"``, ``"test"`` or ``"all"``: which questions (and so which documents) to use when
-        `questions` (`docs`) are not given. Default: ``"all"`` in the budget view (its rows say each
-        question's split), ``"dev"`` in the k view.
     retrievers:
         Names from `RETRIEVERS` (``"bm25"``, ``"dense"``, ``"bm25_rerank"``, ``"hybrid"``, ``"late"``) or
         `Retriever` instances with distinct names. Dense retrievers share one embedding cache, so
         a text that several chunkers (or context settings) produce alike is embedded once.
-    k:
-        The k view: chunks retrieved per question.
-    progress:
-        Show a tqdm progress bar.
-    per_question:
-        The k view: return one row per chunker × retriever × question instead of the summary.
-    use_context:
-        Index `indexed_text` (each chunk's ``metadata["context"]`` before its text) instead of the
-        text alone. The metrics still score the chunk's own span, and a budget counts the chunk's
-        text only. ``"both"`` measures each chunker without context, and, if any of its chunks has a
-        context, with it too, under the label ``"<label> + context"`` (the chunking is done once).
-        The ``context`` column says which.
-    where:
-        A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
-        chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
-        the chunks that question may retrieve, or None for all of them.
-    expand_hits:
-        What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
-        ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
-        Default: the hits' own spans. In the budget view the expanded spans are what the budget
-        buys, in the hits' order.
-    merge_hits:
-        The k view: merge overlapping or adjacent sent spans of one document (`merge_adjacent`)
-        before scoring, so overlapping windows do not send the same text twice.
     budget:
-        One budget or several (positive integers): selects the budget view. Each retriever ranks
+        One budget or several (positive integers; default `DEFAULT_BUDGETS`). Each retriever ranks
         once per chunking, deep enough that its chunks fill the largest budget
         (`chunklab.evaluation.budget.retrieval_depth`), and every budget is read off that ranking:
         chunks are sent in rank order until the budget is spent, the last one cut at the budget
@@ -275,94 +271,180 @@ def compare(
     tokenizer:
         For ``budget_unit="tokens"``: ``"minilm"``, ``"cl100k"`` or a tokenizer object
         (`chunklab.text.length.TokenizerLike`).
+    use_context:
+        Index each chunk with a context before its text (`indexed_text`); the metrics still score
+        the chunk's own span, and a budget counts the chunk's text only. With True every chunking
+        is indexed with a context: its chunker's own, or the one `ContextStep()` writes (see
+        `contextualized` for the rule). ``"both"`` measures each chunker without context and, if
+        it writes a context of its own, with that context too, under the label
+        ``"<label> + context"`` (the chunking is done once). The ``context`` column says which.
+    where:
+        A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
+        chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
+        the chunks that question may retrieve, or None for all of them.
+    expand_hits:
+        What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
+        ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
+        Default: the hits' own spans. The expanded spans are what the budget buys, in the hits' order.
+    split:
+        ``"dev"``, ``"test"`` or ``"all"`` (default): which questions (and so which documents) to
+        use when `questions` (`docs`) are not given. Every row says its question's split.
+    progress:
+        Show a tqdm progress bar.
 
     Returns
     -------
     chunklab.evaluation.budget.Comparison
-        With `budget`: the tidy per-question table ``rows`` (question × chunking × retriever ×
-        budget, metrics `BUDGET_METRICS`), one row per chunking in ``chunkings`` (structure, sizes,
-        cost) and ``timings``. `leaderboard`, `curve`, `guidance` and `chunklab.evaluation.paired`
-        read it.
-    pandas.DataFrame
-        Without `budget` (the k view), by default one row per chunker × retriever (`summarize` of the
-        per-question rows): the chunker's ``chunker`` label, ``strategy``, ``params``; ``retriever``,
-        ``k``, ``questions``; the mean and population standard deviation (``_sd``) of each of
-        `QUESTION_METRICS` (see `span_metrics`, `precision_omega`; characters counted without
-        whitespace); and the chunker's structure columns (see `structure_metrics`, over all chunks
-        of all documents) plus ``chunk_seconds`` (chunking all documents, after a warm-up call that
-        loads any model) and ``index_ratio`` (characters indexed / source characters; above 1 with
-        overlap).
+        The tidy per-question table ``rows`` (question × chunking × retriever × budget, metrics
+        `BUDGET_METRICS`), one row per chunking in ``chunkings`` (structure, sizes, cost: chunking
+        time after a warm-up call that loads any model, characters indexed / source characters),
+        ``timings`` and the ``chunks`` made. `leaderboard`, `curve`, `summarize`, `guidance` and
+        `chunklab.evaluation.paired` read it.
     """
     import pandas as pd
-    from tqdm.auto import tqdm
+
+    budgets = _budgets(budget)
+    run = _Measurement(chunkers, docs, questions, retrievers, split, use_context)
+    meter = Meter(run.pool.text, run.pool.counter, budget_unit, tokenizer)
+    view = _BudgetView(run.pool, run.questions, expand_hits, budgets, meter)
+    chunkings, timings, made = run.measure(view, where, progress)
+    return Comparison(
+        rows=pd.DataFrame(view.columns), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
+        timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer, chunks=made,
+    )
+
+
+def compare_at_k(
+    chunkers: Mapping[str, Chunker] | Sequence[Chunker],
+    docs: Sequence[Document | str] | None = None,
+    questions: Sequence[Mapping[str, Any]] | None = None,
+    retrievers: Sequence[str | Retriever] = ("bm25", "dense"),
+    *,
+    k: int = 5,
+    use_context: bool | Literal["both"] = False,
+    where: Where | None = None,
+    expand_hits: ExpandHits | None = None,
+    merge_hits: bool = False,
+    per_question: bool = False,
+    split: Split = "dev",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """The k view: the `k` best chunks per question, however long they are (kept beside `compare`,
+    the budget view, to show why a budget is fairer: k chunks of a large chunker are more text).
+
+    `chunkers`, `docs`, `questions`, `retrievers`, `use_context`, `where` and `expand_hits` are those
+    of `compare`; `split` defaults to ``"dev"``. `merge_hits` merges the overlapping or adjacent
+    spans sent for one question in one document (`merge_adjacent`) before scoring, so overlapping
+    windows do not send the same text twice.
+
+    Returns a `pandas.DataFrame`. By default one row per chunker × retriever: the chunker's
+    ``chunker`` label, ``strategy``, ``params``; ``retriever``, ``k``, ``questions``; the mean and
+    population standard deviation (``_sd``) of each of `QUESTION_METRICS` (see `span_metrics`,
+    `precision_omega`; characters counted without whitespace); ``context``; and the chunker's
+    structure columns (see `structure_metrics`, over all chunks of all documents) plus
+    ``chunk_seconds`` and ``index_ratio``, as in `Comparison.chunkings`. With `per_question`, one
+    row per chunker × retriever × question (``question``, ``doc``, ``kind``) before averaging.
+    """
+    import pandas as pd
 
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
-    if not (isinstance(use_context, bool) or use_context == "both"):
-        raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
-    budgets = _budgets(budget)
-    if budgets and (per_question or merge_hits):
-        raise ValueError("per_question and merge_hits belong to the k view; with a budget, compare returns a "
-                         "Comparison whose .rows are per question, and overlapping text is paid for again")
-    labelled = _label_chunkers(chunkers)
-    split = split or ("all" if budgets else "dev")
-    documents = [
-        load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents(split))
-    ]
-    pool = _Pool(documents)
-    if questions is None:
-        questions = [q for q in load_questions(split=split) if q["doc"] in pool.base]
-    _check_questions(questions, pool)
-    built = _make_retrievers(retrievers)
-    view: _KView | _BudgetView
-    if budgets:
-        meter = Meter(pool.text, pool.counter, budget_unit, tokenizer)
-        view = _BudgetView(pool, questions, expand_hits, budgets, meter)
-    else:
-        view = _KView(pool, questions, expand_hits, k, merge_hits)
-    sources = {doc.name: doc.text for doc in pool.docs}
-    queries = [q["question"] for q in questions]
-
-    chunkings, timings, made = [], [], {}
-    bar = tqdm(total=len(labelled), disable=not progress, desc="compare")
-    try:
-        for label, chunker in labelled.items():
-            bar.set_postfix_str(label)
-            try:
-                chunks, seconds = _chunk_all(chunker, pool)
-            except Exception as error:
-                raise RuntimeError(f"chunker {label!r} failed: {error}") from error
-            columns = _chunker_columns(label, chunker, chunks, seconds, pool)
-            spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
-            spans = spans.reshape(-1, 2)
-            flat = [c for _, c in chunks]
-            made[label] = flat
-            allowed = [where(q, flat) for q in questions] if where is not None else None
-            depth = view.start(chunks, spans)
-            for with_context, row_label in _context_settings(use_context, label, flat):
-                texts = [indexed_text(c, with_context) for c in flat]
-                chunkings.append({**columns, "chunker": row_label, "context": with_context})
-                for retriever in built:
-                    started = time.perf_counter()
-                    retriever.index_chunks(texts, chunks, sources)
-                    indexed = time.perf_counter()
-                    ranked = retriever.search(queries, depth, allowed)
-                    searched = time.perf_counter()
-                    view.score(ranked, {**columns, "chunker": row_label, "context": with_context,
-                                        "retriever": retriever.name})
-                    timings.append({"chunker": row_label, "retriever": retriever.name,
-                                    "index_seconds": indexed - started, "search_seconds": searched - indexed,
-                                    "score_seconds": time.perf_counter() - searched})
-            bar.update()
-    finally:
-        bar.close()
-    if isinstance(view, _BudgetView):
-        return Comparison(
-            rows=pd.DataFrame(view.columns), chunkings=pd.DataFrame(chunkings).set_index("chunker"),
-            timings=pd.DataFrame(timings), budget_unit=budget_unit, tokenizer=tokenizer, chunks=made,
-        )
+    run = _Measurement(chunkers, docs, questions, retrievers, split, use_context)
+    view = _KView(run.pool, run.questions, expand_hits, k, merge_hits)
+    run.measure(view, where, progress)
     table = pd.DataFrame(view.rows)
-    return table if per_question else summarize(table)
+    return table if per_question else _summarize_at_k(table)
+
+
+class _Measurement:
+    """What both views share: the chunkers labelled, the documents pooled, the questions checked,
+    the retrievers built; `measure` chunks, indexes and ranks, and hands every ranking to a view."""
+
+    def __init__(
+        self,
+        chunkers: Mapping[str, Chunker] | Sequence[Chunker],
+        docs: Sequence[Document | str] | None,
+        questions: Sequence[Mapping[str, Any]] | None,
+        retrievers: Sequence[str | Retriever],
+        split: Split,
+        use_context: bool | str,
+    ) -> None:
+        if not (isinstance(use_context, bool) or use_context == "both"):
+            raise ValueError(f"use_context must be True, False or 'both', got {use_context!r}")
+        self.use_context = use_context
+        self.labelled = _label_chunkers(chunkers)
+        documents = docs if docs is not None else list_documents(split)
+        self.pool = _Pool([load_document(d) if isinstance(d, str) else d for d in documents])
+        if questions is None:
+            questions = [q for q in load_questions(split=split) if q["doc"] in self.pool.base]
+        _check_questions(questions, self.pool)
+        self.questions = questions
+        self.retrievers = _make_retrievers(retrievers)
+
+    def measure(self, view: _KView | _BudgetView, where: Where | None, progress: bool) -> tuple[list, list, dict]:
+        """Every chunking through every retriever, scored by `view`; returns the chunkings' rows,
+        the timings and the chunks each chunker made."""
+        from tqdm.auto import tqdm
+
+        pool, questions = self.pool, self.questions
+        sources = {doc.name: doc.text for doc in pool.docs}
+        queries = [q["question"] for q in questions]
+        chunkings, timings, made = [], [], {}
+        bar = tqdm(total=len(self.labelled), disable=not progress, desc="compare")
+        try:
+            for label, chunker in self.labelled.items():
+                bar.set_postfix_str(label)
+                try:
+                    chunks, seconds = _chunk_all(chunker, pool)
+                except Exception as error:
+                    raise RuntimeError(f"chunker {label!r} failed: {error}") from error
+                columns = _chunker_columns(label, chunker, chunks, seconds, pool)
+                spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64)
+                spans = spans.reshape(-1, 2)
+                flat = [c for _, c in chunks]
+                made[label] = flat
+                allowed = [where(q, flat) for q in questions] if where is not None else None
+                depth = view.start(chunks, spans)
+                for with_context, row_label in _context_settings(self.use_context, label, flat):
+                    indexed = contextualized(chunker, chunks, sources) if with_context else chunks
+                    texts = [indexed_text(c, with_context) for _, c in indexed]
+                    chunkings.append({**columns, "chunker": row_label, "context": with_context})
+                    for retriever in self.retrievers:
+                        started = time.perf_counter()
+                        retriever.index_chunks(texts, chunks, sources)
+                        indexed_at = time.perf_counter()
+                        ranked = retriever.search(queries, depth, allowed)
+                        searched = time.perf_counter()
+                        view.score(ranked, {**columns, "chunker": row_label, "context": with_context,
+                                            "retriever": retriever.name})
+                        timings.append({"chunker": row_label, "retriever": retriever.name,
+                                        "index_seconds": indexed_at - started, "search_seconds": searched - indexed_at,
+                                        "score_seconds": time.perf_counter() - searched})
+                bar.update()
+        finally:
+            bar.close()
+        return chunkings, timings, made
+
+
+def contextualized(
+    chunker: Chunker, chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
+) -> list[tuple[str, Chunk]]:
+    """``(document name, chunk)`` pairs as ``use_context=True`` indexes them.
+
+    The rule: a chunker's own context stands. When any chunk has a ``metadata["context"]``, or the
+    chunker has a ``context`` parameter (it decides about context itself: the hybrid with
+    ``context=None`` has none), the chunks are indexed as they are. Every other chunking gets the
+    context of `chunklab.strategies.steps.ContextStep()`, run on each document's chunks: the
+    document's title and the breadcrumb of the sections the chunk lies in, as the hybrid writes
+    them. `sources` maps document names to their text.
+    """
+    if "context" in chunker.get_params() or any(c.metadata.get("context") for _, c in chunks):
+        return list(chunks)
+    step = ContextStep()
+    out: list[tuple[str, Chunk]] = []
+    for name, group in itertools.groupby(chunks, key=lambda pair: pair[0]):
+        out.extend((name, chunk) for chunk in step(sources[name], [c for _, c in group]))
+    return out
 
 
 class _View:
@@ -450,10 +532,8 @@ class _BudgetView(_View):
                 self.columns[metric].extend([at_budget[metric] for at_budget in scores])
 
 
-def _budgets(budget: int | Sequence[int] | None) -> tuple[int, ...]:
-    """The budgets asked for, sorted and distinct (empty: the k view)."""
-    if budget is None:
-        return ()
+def _budgets(budget: int | Sequence[int]) -> tuple[int, ...]:
+    """The budgets asked for, sorted and distinct."""
     values = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
     if not values or any(isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 1 for b in values):
         raise ValueError(f"budget must be a positive integer or a non-empty list of them, got {budget!r}")
@@ -461,7 +541,8 @@ def _budgets(budget: int | Sequence[int] | None) -> tuple[int, ...]:
 
 
 def _context_settings(use_context: bool | str, label: str, chunks: Sequence[Chunk]) -> list[tuple[bool, str]]:
-    """``(index the context?, row label)`` for each setting `compare` measures a chunking with."""
+    """``(index a context?, row label)`` for each setting `compare` measures a chunking with
+    (``"both"``: with context only when the chunker writes one)."""
     if use_context == "both":
         with_context = any(c.metadata.get("context") for c in chunks)
         return [(False, label)] + ([(True, f"{label} + context")] if with_context else [])
@@ -492,27 +573,28 @@ def _sent_spans(
     return out
 
 
-def summarize(per_question: Any, split: str | None = None) -> Any:
-    """The full table: one row per chunking × retriever (× budget), metrics averaged over questions.
+def summarize(result: Comparison, split: str | None = None) -> pd.DataFrame:
+    """The full table: one row per chunking × retriever × budget, metrics averaged over questions.
 
-    Given the `Comparison` of a budget run: one row per chunking × retriever × budget (on `split`
-    only, if given) with ``questions`` and the mean of each of `BUDGET_METRICS`, then the
-    chunking's columns (``strategy``, ``context``, sizes, structure, ``index_ratio``,
-    ``chunk_seconds``: see `Comparison.chunkings`). `leaderboard` is the readable view of it.
-
-    Given `compare(..., per_question=True)` rows (the k view): one row per chunker × retriever,
-    question metrics as their mean and population standard deviation (``<metric>_sd``), the
-    chunker's own columns carried over. Row order follows first appearance.
+    One row per chunking × retriever × budget of `result` (on `split` only, if given) with
+    ``questions`` and the mean of each of `BUDGET_METRICS`, then the chunking's columns
+    (``strategy``, ``context``, sizes, structure, ``index_ratio``, ``chunk_seconds``: see
+    `Comparison.chunkings`). `leaderboard` is the readable view of it.
     """
     import pandas as pd
 
-    if isinstance(per_question, Comparison):
-        rows = per_question.rows if split is None else per_question.rows[per_question.rows["split"] == split]
-        groups = rows.groupby(["chunker", "retriever", "budget"], sort=False)
-        table = pd.concat([groups.size().rename("questions"), groups[list(BUDGET_METRICS)].mean()], axis=1)
-        return table.reset_index().join(per_question.chunkings, on="chunker")
-    if split is not None:
-        raise ValueError("split applies to a Comparison; filter k-view rows before summarizing them")
+    rows = result.rows if split is None else result.rows[result.rows["split"] == split]
+    groups = rows.groupby(["chunker", "retriever", "budget"], sort=False)
+    table = pd.concat([groups.size().rename("questions"), groups[list(BUDGET_METRICS)].mean()], axis=1)
+    return table.reset_index().join(result.chunkings, on="chunker")
+
+
+def _summarize_at_k(per_question: pd.DataFrame) -> pd.DataFrame:
+    """`compare_at_k`'s per-question rows as one row per chunker × retriever: question metrics as
+    their mean and population standard deviation (``<metric>_sd``), the chunker's own columns
+    carried over. Row order follows first appearance."""
+    import pandas as pd
+
     keys = ["chunker", "retriever"]
     metric_cols = [m for m in QUESTION_METRICS if m in per_question.columns]
     chunker_cols = [c for c in per_question.columns if c not in (*keys, *metric_cols, "question", "doc", "kind")]
@@ -537,17 +619,15 @@ def guidance(
 ) -> str:
     """"Which strategy when", as markdown bullets computed from measurements (never asserted).
 
-    `result` is the `Comparison` of a budget run (``compare(..., budget=[...])``): for each
+    `result` is what `compare` returns: for each
     retriever at `budget` (required when several were measured), over all questions, then per
     document kind and per question kind, the best chunking by `metric`, the ones with no measurable
     difference from it and how many are measurably worse, or "no measurable difference" when that is
     the truth (`chunklab.evaluation.verdicts.budget_guidance`; `split` keeps one question split).
-    The k view has no guidance: ranked by means at a fixed k, it favours large chunks, which send
-    more text.
+    The k view (`compare_at_k`) has no guidance: ranked by means at a fixed k, it favours large
+    chunks, which send more text.
     """
     if not isinstance(result, Comparison):
-        raise TypeError(
-            f"guidance reads the Comparison of compare(..., budget=[...]), not a {type(result).__name__}: "
-            "the k view has no guidance"
-        )
+        raise TypeError(f"guidance reads what compare returns (a Comparison), not a {type(result).__name__}: "
+                        "the k view has no guidance")
     return budget_guidance(result, budget=budget, retriever=retriever, split=split, metric=metric)

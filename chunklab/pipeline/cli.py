@@ -11,8 +11,10 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
   be read (a type chunklab does not read included) is reported with its path and the reason as the
   run goes on, and named again in the closing summary; each document's records are written as soon
   as it is done; the exit status is 1 if anything was skipped.
-* ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]...``: the
-  `chunklab.evaluation.comparison.compare` table for your own documents and questions.
+* ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]... [--budget N]...``:
+  `chunklab.evaluation.comparison.compare` on your own documents and questions: every strategy
+  sends the same budget of text per question, and for each retriever and budget the leaderboard
+  says which is best and which show no measurable difference from it (paired test).
 
 Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
 as their HTML source instead, markup included (for question spans that index the source).
@@ -224,7 +226,8 @@ def _named(problems: Sequence[str]) -> list[str]:
 
 
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
-    from ..evaluation.comparison import compare
+    from ..evaluation.comparison import compare, summarize
+    from ..evaluation.verdicts import leaderboard
 
     chunkers = {repr(c): c for c in _chunkers(args.strategies)}
     found = find_documents(args.paths)
@@ -245,15 +248,35 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     except DocumentError as error:
         raise UsageError(str(error)) from error
     retrievers = [_retriever(name) for name in args.retrievers or ("bm25", "dense")]
-    table = compare(chunkers, documents, questions, retrievers=retrievers, k=args.k,
-                    progress=args.progress is not False, use_context=args.use_context)
+    try:
+        budgets = {"budget": args.budgets} if args.budgets else {}
+        result = compare(chunkers, documents, questions, retrievers=retrievers, **budgets,
+                         progress=args.progress is not False, use_context=args.use_context)
+    except ValueError as error:  # a budget that is not a positive integer
+        raise UsageError(str(error)) from error
     if args.out:
-        table.to_csv(args.out, index=False)
-    columns = ["chunker", "retriever", "chunks", "size_mean", "recall@k", "recall", "precision", "iou",
-               "precision_omega"]
-    print(f"{len(documents)} document(s), {len(questions)} question(s), k = {args.k}", file=out)
-    print(table[columns].round(3).to_string(index=False), file=out)
+        summarize(result).to_csv(args.out, index=False)
+    budgets = sorted(result.rows["budget"].unique())
+    print(f"{len(documents)} document(s), {len(questions)} question(s); every chunking sends the same "
+          f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in budgets)}", file=out)
+    for retriever in result.rows["retriever"].unique():
+        for budget in budgets:
+            board = leaderboard(result, retriever, budget)
+            print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
+            print(board.round(3).to_string(na_rep=""), file=out)
     return 0
+
+
+def _verdict(board: Any) -> str:
+    """The paired verdict of a `chunklab.evaluation.verdicts.leaderboard` in words: the best, the
+    chunkings with no measurable difference from it, and how many are measurably worse."""
+    best = board.loc[board["mark"] == "best", "chunker"].tolist()
+    tied = board.loc[board["mark"] == "tied", "chunker"].tolist()
+    worse = int((board["mark"] == "").sum())
+    words = f"best {', '.join(best)}"
+    if tied:
+        words += f"; no measurable difference from it: {', '.join(tied)}"
+    return words + f"; measurably worse: {worse}"
 
 
 def _retriever(name: str) -> Any:
@@ -354,9 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help="questions in the shape of data/questions_dev.jsonl, about these documents")
     evaluate.add_argument("--retriever", dest="retrievers", action="append", metavar="NAME",
                           help="bm25, dense, bm25_rerank, hybrid or chroma (repeatable; default: bm25 and dense)")
-    evaluate.add_argument("-k", type=int, default=5, help="chunks retrieved per question (default %(default)s)")
+    evaluate.add_argument("--budget", dest="budgets", type=int, action="append", metavar="N",
+                          help="characters sent per question (repeatable; default: compare's, "
+                               "doubling from 250 to 4,000)")
     evaluate.add_argument("--use-context", action="store_true",
-                          help="index each chunk's metadata context before its text")
+                          help="index each chunk with a context before its text: its chunker's own, "
+                               "else the document title and section breadcrumb")
     evaluate.add_argument("--out", "-o", metavar="FILE.csv", help="also save the full table as CSV")
     evaluate.set_defaults(run=_cmd_evaluate)
 

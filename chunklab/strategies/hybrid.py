@@ -13,6 +13,7 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
    image is kept whole with its caption; prose and lists are split into sentences
    (`chunklab.text.sentences`) packed into chunks of about equal size (`chunklab.text.pack`).
+   One table of routes (`_ROUTES`) says, per route, how its source is found, cut and joined.
 3. **Size caps.** No chunk measures more than `chunk_size`; a piece smaller than `min_chunk_size` joins its
    neighbour (prose with prose of its section, table rows with rows of their table), and a heading
    with nothing under it but subsections joins the piece that follows it.
@@ -23,6 +24,9 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
 5. **Propositions** (optional): ``propositions(document, chunk) -> list[str]`` stores short
    statements derived from the chunk in ``metadata["propositions"]``.
 
+Steps 4 and 5 run after chunking, as the steps of `chunklab.strategies.steps` (`ContextStep`,
+`PropositionStep`) that any other chunker can run too (`chunklab.strategies.steps.Pipeline`).
+
 The analysis of a text (parse, sections, sentences, pages) is cached per text and per the
 parameters it depends on, so moving a size slider re-runs only the packing.
 """
@@ -30,34 +34,41 @@ parameters it depends on, so moving a size slider re-runs only the packing.
 from __future__ import annotations
 
 import bisect
-import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..caches import cached
 from ..core import Chunk, Chunker, ChunkSpan, register
-from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, heading_trails, section_metadata
+from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import fit, pack
-from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, sentence_spans
 from ..text.spans import trim_span
 from .code import code_block_spans
 from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
-from .sections import cached_blocks, heading_blocks
+from .sections import Section, common_trail, document_title, structure_sections
 from .semantic import earliest_starts, optimal_segments
+from .steps import (
+    ContextFunction,
+    ContextStep,
+    ExtractiveContext,
+    PropositionFunction,
+    PropositionStep,
+    Step,
+    apply_steps,
+    extractive_propositions,
+)
 from .table import table_context
 
 __all__ = [
     "ContextFunction",
     "ExtractiveContext",
     "HybridChunker",
-    "ProsePacking",
     "PropositionFunction",
+    "ProsePacking",
     "Section",
     "Sectioner",
     "balanced_pack",
@@ -72,142 +83,9 @@ Route = Literal["prose", "list", "table", "code", "image"]
 ProsePacking = Literal["sentences", "semantic"]
 
 
-@dataclass(frozen=True)
-class Section:
-    """Where a section starts and the titles it sits under, outermost first (its own title last).
-
-    A section runs from its `start` to the next section's start; text before the first section
-    belongs to an untitled one.
-    """
-
-    start: int
-    trail: tuple[str, ...] = ()
-
-
 #: ``sectioner(text, fmt) -> sections``: `format` is the parser chosen for the text (``"markdown"``,
 #: ``"html"``, ``"csv"`` or ``"text"``).
 Sectioner = Callable[[str, str], Sequence[Section]]
-#: ``contextualize(document, chunk) -> str``: the text to index before the chunk ("" for none).
-ContextFunction = Callable[[str, Chunk], str]
-#: ``propositions(document, chunk) -> list[str]``: short statements the chunk makes.
-PropositionFunction = Callable[[str, Chunk], Sequence[str]]
-
-_TERMINAL = ".!?:;,"
-_MARKUP = "<|-*`>"
-_TITLE_CHARS = 100
-
-
-def structure_sections(text: str, fmt: str) -> tuple[Section, ...]:
-    """The default sectioner: a section at every heading the document's structure shows.
-
-    Markdown and HTML headings come from their parsers; plain text (and markdown without a single
-    heading, such as a contract with a pipe table) is read for numbered clauses and capitalised
-    heading lines (`chunklab.strategies.sections.heading_blocks`). A CSV file has no sections.
-    """
-    if fmt == "csv":
-        return ()
-    headings = _without_contents(text, heading_blocks(text, "auto" if fmt == "markdown" else fmt))
-    return tuple(Section(h.start, trail) for h, trail in zip(headings, heading_trails(headings)))
-
-
-#: A run of at least this many adjacent headings that all come again later is a table of contents.
-CONTENTS_RUN = 3
-
-
-def _without_contents(text: str, headings: Sequence[Block]) -> list[Block]:
-    """`headings` without the entries of a table of contents: in a run of headings with only
-    whitespace between them, the ones whose titles recur as later headings, when at least
-    `CONTENTS_RUN` of them do. (A PDF's contents page reads like clauses "1. ...", "2. ...";
-    without this rule every real section of the document would sit under its last entry.)"""
-    runs: list[list[int]] = []
-    for i, heading in enumerate(headings):
-        if runs and not text[headings[i - 1].end : heading.start].strip():
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    later: dict[str, int] = {}  # title -> index of its last occurrence
-    for i, heading in enumerate(headings):
-        later[heading.title] = i
-    dropped = set()
-    for run in runs:
-        repeated = [i for i in run if later[headings[i].title] > i]
-        if len(repeated) >= CONTENTS_RUN:
-            dropped.update(repeated)
-    return [h for i, h in enumerate(headings) if i not in dropped]
-
-
-def document_title(text: str, fmt: str) -> str:
-    """The title a document shows: its first line when that reads as a title (at most 100
-    characters, markdown heading marks removed, not markup, not ending like a sentence), else the
-    first heading its parser finds (markdown, HTML); empty for CSV or when there is neither."""
-    if fmt == "csv":
-        return ""
-    lines = line_spans(text)
-    if lines:
-        line = " ".join(text[slice(*lines[0])].lstrip("#").split())
-        if line and len(line) <= _TITLE_CHARS and line[-1] not in _TERMINAL and line[0] not in _MARKUP:
-            return line
-    if fmt in ("markdown", "html"):
-        return next((b.title for b in cached_blocks(text, fmt) if b.kind == "heading" and b.title), "")
-    return ""
-
-
-@dataclass(frozen=True)
-class ExtractiveContext:
-    """The default ``context``: a contextual chunk header taken from the document itself.
-
-    One line per part that is switched on and present: the document `title`; the `breadcrumb` of
-    section titles (without the title when it opens the breadcrumb); the `header` of a table
-    chunk (caption and header row) or of a code piece cut out of a larger definition (the
-    enclosing signatures); and with `lead`, the first sentence of the chunk's section when the
-    chunk does not hold it. Deterministic and offline; an instance pickles and compares by value.
-    """
-
-    title: bool = True
-    breadcrumb: bool = True
-    header: bool = True
-    lead: bool = False
-
-    def get_params(self, deep: bool = False) -> dict[str, bool]:
-        """Which parts are on (for ``HybridChunker.get_params(deep=True)`` and nested
-        ``set_params(context__breadcrumb=False)``)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def __call__(self, document: str, chunk: Chunk) -> str:
-        """The header lines for `chunk` of `document`, joined by newlines."""
-        meta = chunk.metadata
-        trail = list(meta.get("breadcrumb", ()))
-        title = meta.get("title", "") if self.title else ""
-        lines = []
-        if title and not (self.breadcrumb and trail and trail[0] == title):
-            lines.append(title)
-        if self.breadcrumb and trail:
-            lines.append(breadcrumb_text(trail))
-        if self.header and meta.get("header"):
-            lines.append(meta["header"])
-        if self.lead and meta.get("section_lead"):
-            start, end = meta["section_lead"]
-            if not (chunk.start <= start and end <= chunk.end):
-                lines.append(document[start:end])
-        return "\n".join(lines)
-
-
-_CLAUSE_BREAK = re.compile(r";\s+")
-
-
-def extractive_propositions(document: str, chunk: Chunk) -> list[str]:
-    """The offline ``propositions`` default: the chunk's sentences, cut again at semicolons, each
-    prefixed with the chunk's section title so that it can be read on its own. A model rewrites
-    propositions into self-contained statements (resolving "it" and "this"); this only extracts."""
-    title = (chunk.metadata.get("breadcrumb") or [""])[-1]
-    out = []
-    for s, e in sentence_spans(chunk.text):
-        for part in _CLAUSE_BREAK.split(" ".join(chunk.text[s:e].split())):
-            part = part.lstrip("#").strip()
-            if len(part) > 1 and part != title:
-                out.append(f"{title}: {part}" if title else part)
-    return out
-
 
 @dataclass(frozen=True)
 class _Run:
@@ -325,8 +203,23 @@ class HybridChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps after chunking (`chunklab.strategies.steps`) that `context` and `propositions`
+        ask for, in that order."""
+        steps: list[Step] = []
+        if self.context is not None:
+            steps.append(ContextStep(self.context))
+        if self.propositions is not None:
+            steps.append(PropositionStep(self.propositions))
+        return tuple(steps)
+
+    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
+        """The chunks of `text` (see `spans`), through `steps`: given their context and propositions."""
+        return apply_steps(text, super().__call__(text, source), self.steps)
+
     def spans(self, text: str) -> Iterator[ChunkSpan]:
-        """The chunks of `text`: routed, capped, merged, then given their context."""
+        """The spans of `text`, with their metadata: routed, capped and merged."""
         analysis = _analyse(text, self.format, self.sentence_splitter, self.sectioner)
         measure = self.measure_function()
         vectors = (
@@ -335,72 +228,18 @@ class HybridChunker(UnitSized, Chunker):
             else {}
         )
         pieces = [
-            piece for i, run in enumerate(analysis.runs) for piece in self._cut(text, run, measure, vectors.get(i))
+            piece
+            for i, run in enumerate(analysis.runs)
+            for piece in _ROUTES[run.route].cut(text, run, self.chunk_size, measure, vectors.get(i))
         ]
         pieces = _merge(text, pieces, self.min_chunk_size, self.chunk_size, measure)
         title = analysis.title if self.title is None else self.title
-        for index, piece in enumerate(pieces):
-            metadata = self._metadata(text, analysis, piece, title)
-            if self.context is not None or self.propositions is not None:
-                draft = Chunk(text[piece.start : piece.end], piece.start, piece.end, index, metadata)
-                if self.context is not None:
-                    context = self.context(text, draft)
-                    if context:
-                        metadata["context"] = context
-                if self.propositions is not None:
-                    metadata["propositions"] = list(self.propositions(text, draft))
-            yield piece.start, piece.end, metadata
-
-    # -- routing ----------------------------------------------------------------------------------
-    def _cut(self, text: str, run: _Run, measure: Callable[[str], int], vectors: Any = None) -> list[_Piece]:
-        """The pieces one rule cuts a run into, each at most `chunk_size` (`vectors`: one per prose
-        unit of the run, for semantic packing)."""
-        limit = self.chunk_size
-        if run.route == "table":
-            table = run.part
-            out = []
-            for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
-                piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
-                piece.metadata = _table_metadata(piece)
-                if partial:
-                    piece.metadata["cut"] = True
-                out.append(piece)
-            return out
-        if run.route == "code":
-            block = run.part
-            out = []
-            for start, end, meta in code_block_spans(text, block, limit, measure):
-                metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
-                if meta.get("context"):
-                    metadata["header"] = meta["context"]
-                out.append(_Piece(start, end, "code", run.section, metadata=metadata))
-            return out
-        if run.route == "image":
-            block = run.part
-            caption = str(block.attrs.get("caption", ""))
-            alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
-            metadata = {
-                "alt": block.title,
-                "path": block.info,
-                "caption": caption,
-                "header": f"{alt} {caption}".strip(),
-            }
-            return [
-                _Piece(s, e, "image", run.section, metadata=dict(metadata))
-                for s, e in fit(text, block.start, block.end, limit, measure)
-            ]
-        out = []
-        packed = balanced_pack(text, run.units, limit, measure) if vectors is None else semantic_pack(
-            text, run.units, vectors, limit, measure
-        )
-        for start, end, first, last in packed:
-            headings_only = all(i in run.headings for i in range(first, last + 1))
-            out.append(_Piece(start, end, run.route, run.section, headings_only=headings_only))
-        return out
+        for piece in pieces:
+            yield piece.start, piece.end, self._metadata(text, analysis, piece, title)
 
     def _metadata(self, text: str, analysis: _Analysis, piece: _Piece, title: str) -> dict[str, Any]:
         first, last = piece.section, max(piece.section, piece.last_section)
-        trail = _common_prefix([analysis.sections[i].trail for i in range(first, last + 1)])
+        trail = common_trail([analysis.sections[i].trail for i in range(first, last + 1)])
         metadata: dict[str, Any] = {
             "modality": piece.route,
             **section_metadata(trail),
@@ -415,17 +254,6 @@ class HybridChunker(UnitSized, Chunker):
             metadata.update(page=pages[0], pages=pages)
         metadata.update(piece.metadata)
         return metadata
-
-
-def _common_prefix(trails: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
-    """The titles every trail starts with: the breadcrumb of a chunk that spans sibling sections."""
-    prefix = trails[0]
-    for trail in trails[1:]:
-        n = 0
-        while n < min(len(prefix), len(trail)) and prefix[n] == trail[n]:
-            n += 1
-        prefix = prefix[:n]
-    return prefix
 
 
 def balanced_pack(
@@ -466,10 +294,127 @@ def semantic_pack(
     return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
 
 
-# -- merging --------------------------------------------------------------------------------------
+# -- routes ---------------------------------------------------------------------------------------
+def _cut_table(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
+    """A table between whole rows (`chunklab.formats.tables.row_groups`), a row at a time; a row
+    longer than `limit` is cut at words (``cut`` metadata)."""
+    table = run.part
+    out = []
+    for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
+        piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
+        piece.metadata = _table_metadata(piece)
+        if partial:
+            piece.metadata["cut"] = True
+        out.append(piece)
+    return out
+
+
+def _cut_code(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
+    """A code block whole, else between statements (`chunklab.strategies.code.code_block_spans`)."""
+    out = []
+    for start, end, meta in code_block_spans(text, run.part, limit, measure):
+        metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
+        if meta.get("context"):
+            metadata["header"] = meta["context"]
+        out.append(_Piece(start, end, "code", run.section, metadata=metadata))
+    return out
+
+
+def _cut_image(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
+    """An image whole with its caption (cut at words only when it is longer than `limit`)."""
+    block = run.part
+    caption = str(block.attrs.get("caption", ""))
+    alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
+    metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
+    spans = fit(text, block.start, block.end, limit, measure)
+    return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in spans]
+
+
+def _cut_prose(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
+    """Sentences (and headings) packed under `limit`: `balanced_pack`, or with `vectors` (one per
+    unit) `semantic_pack`."""
+    if vectors is None:
+        packed = balanced_pack(text, run.units, limit, measure)
+    else:
+        packed = semantic_pack(text, run.units, vectors, limit, measure)
+    return [
+        _Piece(start, end, run.route, run.section, headings_only=all(i in run.headings for i in range(first, last + 1)))
+        for start, end, first, last in packed
+    ]
+
+
+def _rows_of_one_table(a: _Piece, b: _Piece) -> bool:
+    """Whole rows (neither piece a row cut at words) of the same table."""
+    return a.table is b.table and not a.metadata.get("cut") and not b.metadata.get("cut")
+
+
+def _joined_rows(a: _Piece, b: _Piece) -> _Piece:
+    """The rows of both pieces as one table piece, rendered again."""
+    joined = _Piece(a.start, b.end, "table", a.section, table=a.table, rows=(a.rows[0], b.rows[1]))
+    joined.metadata = _table_metadata(joined)
+    return joined
+
+
+def _joined_prose(a: _Piece, b: _Piece) -> _Piece:
+    """Prose pieces as one (a list only when both are lists), keeping the sections it spans: a
+    section too short to stand alone joins its neighbour, under their common breadcrumb."""
+    route: Route = a.route if a.route == b.route else "prose"
+    return _Piece(a.start, b.end, route, a.section, last_section=max(b.section, b.last_section))
+
+
+def _table_metadata(piece: _Piece) -> dict[str, Any]:
+    """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
+    return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
+
+
+def _always(a: _Piece, b: _Piece) -> bool:
+    """No condition beyond the routes: any two neighbours of routes that join may become one."""
+    return True
+
+
+@dataclass(frozen=True)
+class _RouteRule:
+    """One content route of the hybrid: how its source is found, cut and joined.
+
+    Found: `takes_part` says whether the route takes a document part whole (a table, a code block,
+    an image), or `takes_units` whether a run of sentence units from blocks of these kinds is its
+    (the first route of `_ROUTES` that says yes). Cut: ``cut(text, run, limit, measure, vectors)``
+    returns pieces that each measure at most `limit`. Joined (see `_merge`): a piece of this route
+    may become one with a neighbour of a route in `joins` when `may_join` says so; `joined` makes
+    the one piece."""
+
+    cut: Callable[[str, _Run, int, Callable[[str], int], Any], list[_Piece]]
+    takes_part: Callable[[Block | Table], bool] | None = None
+    takes_units: Callable[[frozenset[str]], bool] | None = None
+    joins: frozenset[str] = frozenset()
+    may_join: Callable[[_Piece, _Piece], bool] = _always
+    joined: Callable[[_Piece, _Piece], _Piece] | None = None
+
+
 _PROSE = frozenset({"prose", "list"})
+#: The table of routes, in the order they are tried.
+_ROUTES: dict[Route, _RouteRule] = {
+    "table": _RouteRule(_cut_table, takes_part=lambda part: isinstance(part, Table), joins=frozenset({"table"}),
+                        may_join=_rows_of_one_table, joined=_joined_rows),
+    "code": _RouteRule(_cut_code, takes_part=lambda part: isinstance(part, Block) and part.kind == "code"),
+    "image": _RouteRule(_cut_image, takes_part=lambda part: isinstance(part, Block) and part.kind == "image"),
+    "list": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds == {"list"}, joins=_PROSE, joined=_joined_prose),
+    "prose": _RouteRule(_cut_prose, takes_units=lambda kinds: True, joins=_PROSE, joined=_joined_prose),
+}
 
 
+def _part_route(part: Block | Table) -> Route | None:
+    """The route that takes `part` whole, if any."""
+    return next((name for name, rule in _ROUTES.items() if rule.takes_part is not None and rule.takes_part(part)), None)
+
+
+def _unit_route(kinds: frozenset[str]) -> Route:
+    """The route of a run of sentence units from blocks of these kinds (``"prose"``, ``"list"``,
+    ``"heading"``)."""
+    return next(name for name, rule in _ROUTES.items() if rule.takes_units is not None and rule.takes_units(kinds))
+
+
+# -- merging --------------------------------------------------------------------------------------
 def _merge(
     text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]
 ) -> list[_Piece]:
@@ -504,30 +449,20 @@ def _merge(
 
 
 def _joinable(a: _Piece, b: _Piece) -> bool:
-    """May two neighbours become one? Prose (or list) pieces, even of neighbouring sections (a
-    section too short to stand alone joins its neighbour, under their common breadcrumb), or whole
-    rows of one table."""
-    if a.route == b.route == "table":
-        return a.table is b.table and not a.metadata.get("cut") and not b.metadata.get("cut")
-    return a.route in _PROSE and b.route in _PROSE
+    """May two neighbours become one? When `b`'s route is one `a`'s route joins (`_ROUTES`) and the
+    route's own condition holds."""
+    route = _ROUTES[a.route]
+    return b.route in route.joins and route.may_join(a, b)
 
 
 def _joined(a: _Piece, b: _Piece) -> _Piece:
-    """One piece from ``[a.start, b.end)``: a heading piece takes on what it introduces; rows of a
-    table are rendered again; prose keeps the sections it spans."""
+    """One piece from ``[a.start, b.end)``: a heading piece takes on what it introduces; otherwise
+    `a`'s route joins them (`_ROUTES`)."""
     if a.headings_only:
         return _Piece(a.start, b.end, b.route, b.section, b.headings_only, b.metadata, b.table, b.rows, b.last_section)
-    if a.route == "table":
-        joined = _Piece(a.start, b.end, "table", a.section, table=a.table, rows=(a.rows[0], b.rows[1]))
-        joined.metadata = _table_metadata(joined)
-        return joined
-    route: Route = a.route if a.route == b.route else "prose"
-    return _Piece(a.start, b.end, route, a.section, last_section=max(b.section, b.last_section))
-
-
-def _table_metadata(piece: _Piece) -> dict[str, Any]:
-    """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
-    return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
+    joined = _ROUTES[a.route].joined
+    assert joined is not None, f"{a.route} pieces are never joined"  # _merge joins only what _joinable allows
+    return joined(a, b)
 
 
 # -- analysis -------------------------------------------------------------------------------------
@@ -547,17 +482,16 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
 
     def close() -> None:
         if prose:
-            route: Route = "list" if kinds == {"list"} else "prose"
-            runs.append(_Run(route, current, tuple(prose), frozenset(headings)))
+            runs.append(_Run(_unit_route(frozenset(kinds)), current, tuple(prose), frozenset(headings)))
         prose.clear()
         headings.clear()
         kinds.clear()
 
     for part, _ in document_parts(text, fmt):
-        if isinstance(part, Table) or part.kind in ("code", "image"):
+        whole = _part_route(part)
+        if whole is not None:
             close()
-            route: Route = "table" if isinstance(part, Table) else part.kind  # type: ignore[assignment]
-            runs.append(_Run(route, _section_at(starts, part.start), part=part))
+            runs.append(_Run(whole, _section_at(starts, part.start), part=part))
             continue
         if part.kind == "rule":
             continue

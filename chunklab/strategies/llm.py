@@ -1,6 +1,8 @@
 """Language-model steps for the hybrid chunker, behind plain callables.
 
-Three steps of `chunklab.strategies.hybrid.HybridChunker` are functions a model can take over:
+Three steps of `chunklab.strategies.hybrid.HybridChunker` are functions a model can take over
+(the first and the last also run after any chunker, as `chunklab.strategies.steps.ContextStep`
+and `chunklab.strategies.steps.PropositionStep`):
 
 * **contextual retrieval**: ``contextualize(document, chunk) -> str``, a sentence that situates a
   chunk in its document, indexed before it (`LLMContext`). The idea and its measured effect are
@@ -38,8 +40,8 @@ from typing import Any, Callable
 from ..caches import cached
 from ..core import Chunk
 from ..formats.blocks import breadcrumb_text
-from .hybrid import ExtractiveContext, Section
-from .sections import cached_blocks
+from .sections import Section, cached_blocks
+from .steps import ExtractiveContext
 
 __all__ = ["LLMContext", "LLMPropositions", "LLMSectioner", "OpenAICompatible", "TransformersGenerator"]
 

@@ -3,6 +3,7 @@ notebook shows the solution that passes, folded away, without running it."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -46,6 +47,35 @@ def test_the_notebook_checks_it_and_shows_the_passing_solution_folded(exercise) 
     )
     name = exercise.solution.__name__
     assert not any(re.search(rf"\b{name}\s*\(", src) for src in code), "Run All must not run the solution"
+
+
+def notebook_imports(number: str) -> str:
+    """Every top-level import statement of the notebook's code cells, in order (magics left out)."""
+    statements = []
+    for cell in notebook_cells(number):
+        if cell["cell_type"] != "code":
+            continue
+        source = "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        statements += [ast.get_source_segment(source, node) for node in ast.parse(source).body
+                       if isinstance(node, (ast.Import, ast.ImportFrom))]
+    return "\n".join(statements)
+
+
+def folded_code(number: str) -> list[str]:
+    """The python code blocks of the notebook's folded (``<details>``) cells."""
+    markdown = ["".join(c["source"]) for c in notebook_cells(number) if c["cell_type"] == "markdown"]
+    return [block for md in markdown if "<details>" in md for block in re.findall(r"```python\n(.*?)```", md, re.S)]
+
+
+@pytest.mark.parametrize("number", sorted(NOTEBOOK_MODULES))
+def test_every_folded_solution_runs_as_written_with_only_the_notebooks_imports(number: str) -> None:
+    namespace: dict = {"__name__": f"notebook_{number}"}
+    exec(notebook_imports(number), namespace)
+    for block in folded_code(number):
+        exec(block, namespace)
+    for exercise in exercises_of(number):
+        shown = namespace[exercise.solution.__name__]
+        assert exercise.check(shown if exercise.kind == "implement" else shown()), exercise.id
 
 
 @pytest.mark.parametrize("number", sorted(NOTEBOOK_MODULES))

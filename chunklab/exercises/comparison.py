@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+from ..evaluation import budget as budget_module
 from ..evaluation.budget import Meter, retrieval_depth, spend
 from ..evaluation.metrics import sent_metrics
 from ..text.spans import CharCounter
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: ``(chunk sizes, budget)`` cases for exercise 1: sizes that fill the budget in a few chunks, small
 #: chunks that never fill it, empty chunks, one chunk larger than the budget, sizes that vary a lot.
@@ -35,9 +36,12 @@ def solution_depth(sizes: list[int], budget: int) -> int:
 
 @exercise("16.1", "how deep must a retriever rank?", "implement", solution=solution_depth,
           wrong=(lambda: lambda sizes, budget: math.ceil(budget / (sum(sizes) / len(sizes))) if sizes else 0,
-                 lambda: lambda sizes, budget: min(len(sizes), math.ceil(budget / max(sizes))) if sizes else 0))
+                 lambda: lambda sizes, budget: min(len(sizes), math.ceil(budget / max(sizes))) if sizes else 0,
+                 lambda: retrieval_depth))
 def check_depth(candidate) -> str:
-    """`candidate(sizes, budget)` must give `chunklab.evaluation.budget.retrieval_depth` on every case."""
+    """`candidate(sizes, budget)` must give `chunklab.evaluation.budget.retrieval_depth` on every case,
+    without calling it."""
+    candidate = refuse_library(candidate, budget_module, what="retrieval_depth")
     for sizes, budget in _DEPTH_CASES:
         got, expected = candidate(list(sizes), budget), retrieval_depth(sizes, budget)
         if got != expected:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 
-from ..strategies import FixedSizeChunker
-from . import ExerciseFailed, exercise, pick
+from ..strategies import FixedSizeChunker, fixed
+from . import ExerciseFailed, exercise, pick, refuse_library
 
-#: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim.
-_COUNT_CASES = [(1, 5, 0), (100, 10, 0), (101, 10, 0), (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
+#: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim. Besides
+#: exact and inexact fits: an empty text, texts shorter than one window, with and without overlap,
+#: and texts no longer than the overlap.
+_COUNT_CASES = [(0, 10, 2), (1, 5, 0), (1, 10, 5), (5, 10, 8), (8, 10, 8), (100, 10, 0), (101, 10, 0),
+                (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
 
 
 def _windows(n: int, size: int, overlap: int) -> int:
@@ -17,22 +20,31 @@ def _windows(n: int, size: int, overlap: int) -> int:
 
 
 def solution_predicted_chunks(n: int, size: int, overlap: int) -> int:
+    if n == 0:
+        return 0  # an empty text has no window
     step = size - overlap
     return max(1, math.ceil((n - overlap) / step))
 
 
 @exercise("01.1", "how many chunks?", "implement", solution=solution_predicted_chunks,
           wrong=(lambda: lambda n, size, overlap: n // (size - overlap),
-                 lambda: lambda n, size, overlap: math.ceil(n / (size - overlap))))
+                 lambda: lambda n, size, overlap: math.ceil(n / (size - overlap)),
+                 lambda: lambda n, size, overlap: math.ceil((n - size) / (size - overlap)) + 1,
+                 lambda: lambda n, size, overlap: math.ceil((n - overlap) / (size - overlap)) if n else 0,
+                 lambda: lambda n, size, overlap: max(1, math.ceil((n - overlap) / (size - overlap))),
+                 lambda: lambda n, size, overlap: _windows(n, size, overlap)))
 def check_predicted_chunks(candidate) -> str:
-    """`candidate(n, size, overlap)` must give the number of windows on every case."""
+    """`candidate(n, size, overlap)` must give the number of windows on every case, without running
+    the chunker."""
+    predict = refuse_library(candidate, fixed, what="fixed-size chunker")
     for n, size, overlap in _COUNT_CASES:
-        got, expected = candidate(n, size, overlap), _windows(n, size, overlap)
+        got, expected = predict(n, size, overlap), _windows(n, size, overlap)
         if got != expected:
             raise ExerciseFailed(
                 f"for n={n}, chunk_size={size}, chunk_overlap={overlap} your function says {got} windows, the "
                 f"chunker makes {expected}. Hint: where does the last window start, and does the final strip of "
-                "chunk_overlap characters need a window of its own?"
+                "chunk_overlap characters need a window of its own? A text shorter than one window, or than the "
+                "overlap, still has one window; an empty text has none."
             )
     return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
 

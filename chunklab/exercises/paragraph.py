@@ -4,9 +4,9 @@ break, and why a PDF's extracted text turns paragraph chunking into sentence pac
 from __future__ import annotations
 
 from ..formats.corpus import load_document
-from ..strategies import ParagraphChunker
+from ..strategies import ParagraphChunker, paragraph
 from ..text.paragraphs import paragraph_spans
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: The minimum sizes exercise 1's check tries.
 MERGE_SIZES = (0, 100, 200, 400)
@@ -46,10 +46,17 @@ def _forward_without_last(text: str, spans: list[tuple[int, int]], min_size: int
 
 
 @exercise("03.1", "merge forward, from scratch", "implement", solution=solution_merge,
-          wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans)))
+          wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans),
+                 lambda: lambda text, spans, min_size: [(c.start, c.end) for c in ParagraphChunker(
+                     min_chunk_size=min_size, chunk_size=max(len(text), min_size + 1))(text)]))
 def check_merge(candidate) -> str:
     """`candidate(text, spans, min_size)` must give the library's chunks on the agreement for every
-    size in `MERGE_SIZES` (with `chunk_size` out of the way)."""
+    size in `MERGE_SIZES` (with `chunk_size` out of the way), and nothing for no spans, without
+    running ParagraphChunker."""
+    candidate = refuse_library(candidate, paragraph, what="ParagraphChunker")
+    if list(candidate("", [], 200)) != []:
+        raise ExerciseFailed("for a text with no paragraph (spans=[]) your function returns chunks. Hint: the "
+                             "loop has nothing to merge; what is left to return?")
     agreement = load_document("agreement").text
     spans = paragraph_spans(agreement)
     for min_size in MERGE_SIZES:

@@ -8,6 +8,7 @@ import `chunklab.pipeline` (the two packages are independent layers).
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -41,13 +42,16 @@ def solution_command(folder, out):
 ))
 def check_command(command) -> str:
     """`command(folder, out)` must be the arguments of ``chunklab chunk`` (without ``chunklab``) that write
-    windows of 120 words overlapping by 20 words for every file in `folder` to `out`."""
+    windows of 120 words overlapping by 20 words for every file in `folder` to `out`: a list of
+    strings, or one string that a shell would split into them."""
     with tempfile.TemporaryDirectory(prefix="chunklab-exercise-") as tmp:
         folder, out = Path(tmp) / "docs", Path(tmp) / "words.jsonl"
         folder.mkdir()
         doc = load_document("lab_notes")
         shutil.copy(doc.path, folder / "lab_notes.md")
-        args = [str(a) for a in command(folder, out)]
+        given = command(folder, out)
+        # A command written as one line, as in a terminal, is split as a shell would split it.
+        args = shlex.split(given) if isinstance(given, str) else [str(a) for a in given]
         if args[:1] == ["chunklab"]:
             raise ExerciseFailed("leave out the leading 'chunklab': the list starts with the subcommand, 'chunk'")
         done = _run([*args, "--no-progress"])

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..strategies import semantic
 from ..strategies.semantic import breakpoints, optimal_segments
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: Exercise 1's cases: ``(distances, z)``. Random curves, ties at the cut-off, a flat curve, a short curve.
 _RNG = np.random.default_rng(4)
@@ -16,6 +17,7 @@ _STD_CASES = [
     (np.array([0.0, 0.0, 1.0, 1.0]), 0.0),
     (np.array([0.1, 0.3, 0.2, 0.9, 0.25, 0.15]), 1.0),
     (np.array([0.0, 0.0, 0.0, 0.8, 1.0]), 0.9),  # 0.8 lies between the population and the sample cut-off
+    (np.array([0.7]), 0.0),  # one gap: two sentences
 ]
 
 
@@ -27,10 +29,12 @@ def solution_std_dev_breakpoints(distances, z):
 @exercise("04.1", "the standard-deviation rule", "implement", solution=solution_std_dev_breakpoints,
           wrong=(lambda: lambda d, z: np.flatnonzero(1 - np.asarray(d) > np.mean(1 - np.asarray(d)) + z * np.std(d)),
                  lambda: lambda d, z: np.flatnonzero(np.asarray(d) >= np.mean(d) + z * np.std(d)),
-                 lambda: lambda d, z: np.flatnonzero(np.asarray(d) > np.mean(d) + z * np.std(d, ddof=1))))
+                 lambda: lambda d, z: np.flatnonzero(np.asarray(d) > np.mean(d) + z * np.std(d, ddof=1)),
+                 lambda: lambda d, z: breakpoints(np.asarray(d, dtype=float), "std_dev", z)[0]))
 def check_std_dev_breakpoints(candidate) -> str:
     """`candidate(distances, z)` must return the indices of the breakpoint gaps, as the library's
-    ``breakpoints(distances, "std_dev", z)`` does."""
+    ``breakpoints(distances, "std_dev", z)`` does, without calling it."""
+    candidate = refuse_library(candidate, semantic, what="breakpoints")
     for distances, z in _STD_CASES:
         got = [int(i) for i in candidate(distances.copy(), z)]
         expected = breakpoints(distances, "std_dev", z)[0].tolist()

@@ -9,7 +9,11 @@ import re
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise, pick
+from ..text.sentences import sentence_spans
+from . import ExerciseFailed, exercise, pick, refuse_library
+
+#: The library's sentence splitters, which an answer to exercise 1 may not call.
+_LIBRARY_SPLITTERS = ("chunklab.text.sentences", "chunklab.text.regex_sentences", "chunklab.strategies.sentence")
 
 #: The boundary F1 a splitter must reach on the English gold set (``text.split(". ")`` scores 0.71).
 TARGET_F1 = 0.80
@@ -48,10 +52,13 @@ def _gold():
 @exercise("02.1", "beat the naive split", "implement", solution=solution_splitter,
           wrong=(lambda: naive_spans,
                  lambda: lambda text: [(0, len(text))],
-                 lambda: lambda text: [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)]))
+                 lambda: lambda text: [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)],
+                 lambda: lambda text: sentence_spans(text),
+                 lambda: lambda text: [(c.start, c.end) for c in SentenceChunker(chunk_size=1)(text)]))
 def check_splitter(candidate) -> str:
     """`candidate(text)` must return sorted, non-overlapping spans inside the text, and reach
-    `TARGET_F1` on the gold set."""
+    `TARGET_F1` on the gold set, without calling the library's sentence splitters."""
+    candidate = refuse_library(candidate, *_LIBRARY_SPLITTERS, what="sentence splitter")
     gold = _gold()
     predicted = []
     for passage in gold:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 
-from ..strategies import SlidingWindowChunker
-from . import ExerciseFailed, exercise, pick
+from ..strategies import SlidingWindowChunker, sliding
+from . import ExerciseFailed, exercise, pick, refuse_library
 
-#: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim.
-_COUNT_CASES = [(1, 5, 5), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20), (1000, 64, 1), (37203, 600, 150)]
+#: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim. Besides exact and
+#: inexact fits: an empty text, and texts shorter than one window with a stride shorter than it.
+_COUNT_CASES = [(0, 10, 3), (1, 5, 5), (1, 10, 3), (7, 10, 3), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20),
+                (1000, 64, 1), (37203, 600, 150)]
 
 
 def _windows(n: int, window: int, stride: int) -> int:
@@ -17,21 +19,28 @@ def _windows(n: int, window: int, stride: int) -> int:
 
 
 def solution_window_count(n: int, window: int, stride: int) -> int:
+    if n == 0:
+        return 0  # an empty text has no window
     return 1 if n <= window else math.ceil((n - window) / stride) + 1
 
 
 @exercise("06.1", "how many windows?", "implement", solution=solution_window_count,
           wrong=(lambda: lambda n, window, stride: math.ceil(n / stride),
-                 lambda: lambda n, window, stride: max(1, (n - window) // stride + 1)))
+                 lambda: lambda n, window, stride: max(1, (n - window) // stride + 1),
+                 lambda: lambda n, window, stride: math.ceil((n - window) / stride) + 1,
+                 lambda: lambda n, window, stride: 1 if n <= window else math.ceil((n - window) / stride) + 1,
+                 lambda: lambda n, window, stride: _windows(n, window, stride)))
 def check_window_count(candidate) -> str:
-    """`candidate(n, window, stride)` must give the number of windows on every case."""
+    """`candidate(n, window, stride)` must give the number of windows on every case, without running
+    the chunker."""
+    predict = refuse_library(candidate, sliding, what="sliding-window chunker")
     for n, window, stride in _COUNT_CASES:
-        got, expected = candidate(n, window, stride), _windows(n, window, stride)
+        got, expected = predict(n, window, stride), _windows(n, window, stride)
         if got != expected:
             raise ExerciseFailed(
                 f"for n={n}, window={window}, stride={stride} your function says {got} windows, the chunker makes "
                 f"{expected}. Hint: the last window is the first one that reaches the end of the text; where does "
-                "the k-th window (from 0) end?"
+                "the k-th window (from 0) end? And a text shorter than one window, or an empty one?"
             )
     return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
 

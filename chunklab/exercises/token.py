@@ -6,9 +6,10 @@ from __future__ import annotations
 from ..formats.corpus import load_document
 from ..models.resources import MINILM_MAX_TOKENS
 from ..strategies import TokenChunker
+from ..evaluation import truncation
 from ..evaluation.truncation import MINILM_SPECIAL_TOKENS, model_token_count, unread_chars
 from ..text.length import token_spans
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 
 def _overflowing(size: int, text: str) -> int:
@@ -70,9 +71,11 @@ def _reading_with_room(room: int):
 
 @exercise("10.2", "where does MiniLM stop reading?", "implement", solution=solution_read_to,
           wrong=(lambda: _reading_with_room(256), lambda: _reading_with_room(255),
-                 lambda: lambda text: min(len(text), 4 * 254)))
+                 lambda: lambda text: min(len(text), 4 * 254), lambda: lambda text: len(text) - unread_chars(text)))
 def check_read_to(candidate) -> str:
-    """`candidate(text)` must give the offset where MiniLM's reading of `text` ends, on every case."""
+    """`candidate(text)` must give the offset where MiniLM's reading of `text` ends, on every case,
+    without calling the library's truncation helpers."""
+    candidate = refuse_library(candidate, truncation, what="truncation helpers")
     for label, text in _read_to_cases():
         got, expected = candidate(text), len(text) - unread_chars(text)
         if got != expected:

@@ -4,8 +4,11 @@ notebook shows the solution that passes, folded away, without running it."""
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -82,6 +85,33 @@ def test_every_folded_solution_runs_as_written_with_only_the_notebooks_imports(n
 def test_a_notebook_varies_its_exercise_kinds(number: str) -> None:
     kinds = {e.kind for e in exercises_of(number)}
     assert len(exercises_of(number)) >= 2 and len(kinds) >= 2, kinds
+
+
+def choices_of(exercise) -> dict[str, str] | None:
+    """The options of a multiple-choice exercise (the ``*_CHOICES`` mapping its check reads), or None."""
+    module = importlib.import_module(exercise.check.__module__)
+    names = re.findall(r"\b([A-Z_]+_CHOICES)\b", inspect.getsource(exercise.check))
+    return getattr(module, names[0]) if names else None
+
+
+CHOICE_EXERCISES = [e for e in ALL if choices_of(e)]
+
+
+@pytest.mark.parametrize("exercise", CHOICE_EXERCISES, ids=lambda e: e.id)
+def test_the_right_option_does_not_stand_out_by_its_length(exercise) -> None:
+    options, right = choices_of(exercise), exercise.reference_answer()
+    longest_wrong = max(len(text) for letter, text in options.items() if letter != right)
+    assert len(options[right]) <= 1.2 * longest_wrong, (
+        f"the right option ({len(options[right])} characters) is over 20 % longer than the longest wrong one "
+        f"({longest_wrong})"
+    )
+
+
+def test_the_right_letters_are_spread() -> None:
+    explain = [e for e in ALL if e.kind == "explain"]
+    assert len(explain) >= 8 and all(e in CHOICE_EXERCISES for e in explain)
+    letters = Counter(e.reference_answer() for e in CHOICE_EXERCISES)
+    assert len(letters) == 4 and max(letters.values()) <= len(CHOICE_EXERCISES) / 2, letters
 
 
 def test_an_unanswered_exercise_prints_a_note_and_a_wrong_one_raises(capsys) -> None:

@@ -110,26 +110,28 @@ def check_safe_windows(candidate) -> str:
 
 #: Exercise 3's explanations of why the entity filter answers fewer questions.
 FILTER_CHOICES = {
-    "A": "Questions that name no entity get no chunks at all.",
-    "B": "The chunk that holds the answer often refers to the entity another way (a defined name such as "
-         "\"the Customer\", a pronoun, a paraphrase) or names something else, so the filter removes it.",
-    "C": "The small model labels a name differently in the question and in the chunk, and the filter "
-         "compares labels.",
-    "D": "The filter adds the question's entities to the query, which changes how BM25 ranks the chunks.",
+    "A": "The chunk that holds the answer often names the entity another way (a defined name such as \"the "
+         "Customer\", a pronoun) or not at all.",
+    "B": "Questions that name no entity at all get no chunks through the filter, so every one of them is lost, "
+         "however well BM25 ranks.",
+    "C": "The small model labels a name differently in the question and in the chunk (a place as a person), "
+         "and the filter compares labels.",
+    "D": "The filter adds the question's entities to the query a second time, which changes how BM25 weighs "
+         "its words and ranks the chunks.",
 }
 _FILTER_HINTS = {
-    "A": "a question that names nothing (or nothing any chunk mentions) is not restricted at all.",
+    "B": "a question that names nothing (or nothing any chunk mentions) is not restricted at all.",
     "C": "entity_filter matches by words and ignores labels, for exactly that reason.",
     "D": "the filter only masks chunks; BM25 ranks with the question as it is written.",
 }
 
 
 def solution_filter_choice() -> str:
-    return "B"
+    return "A"
 
 
 @exercise("11.3", "why does the filter lose answers?", "explain", solution=solution_filter_choice,
-          wrong=(lambda: "A", lambda: "C", lambda: "D"))
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_filter_choice(choice) -> str:
     """One letter of `FILTER_CHOICES`."""
     pick(choice, FILTER_CHOICES, _FILTER_HINTS, solution_filter_choice())

@@ -88,25 +88,28 @@ def check_safe_overlap(rule) -> str:
 
 #: Exercise 3's explanations of why snapping to words leaves the share of sentences cut unchanged.
 SNAP_CHOICES = {
-    "A": "Snapping moves a boundary back to the previous space, which is almost never a sentence end, "
-         "so a boundary that fell inside a sentence still falls inside it.",
-    "B": "With snap_to_words the chunker counts sentences in words instead of characters.",
-    "C": "Snapping only works together with overlap, and the table was measured without overlap.",
-    "D": "The sentence splitter finds fewer sentences in snapped chunks.",
+    "A": "Snapping only takes effect together with chunk_overlap, and the table was measured without any "
+         "overlap, so the boundaries did not move.",
+    "B": "With snap_to_words the chunker measures chunk_size in words instead of characters, so sentences are "
+         "cut at the same rate as before.",
+    "C": "Snapping moves a boundary back a few characters to the previous space, which is almost never a "
+         "sentence end, so a cut sentence stays cut.",
+    "D": "The sentence splitter runs on the snapped chunks and finds fewer sentences in them, which hides the "
+         "sentences that snapping saved.",
 }
 _SNAP_HINTS = {
+    "A": "snapping moves every boundary that falls inside a word, with or without overlap.",
     "B": "the unit stays characters with snap_to_words; only where a boundary lands changes.",
-    "C": "snapping moves every boundary that falls inside a word, with or without overlap.",
     "D": "the sentences are found in the article, once, not in the chunks.",
 }
 
 
 def solution_snap_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("01.3", "why does snapping not save sentences?", "explain", solution=solution_snap_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_snap_choice(choice) -> str:
     """One letter of `SNAP_CHOICES`."""
     pick(choice, SNAP_CHOICES, _SNAP_HINTS, solution_snap_choice())

@@ -66,26 +66,26 @@ def check_ticket_sections(sectioner) -> str:
 
 #: Exercise 2's explanations of why table questions gain most when the hybrid's context is indexed.
 CONTEXT_CHOICES = {
-    "A": "A table chunk holds rows of numbers; the context adds the table's header row, whose column names "
-         "are the words a question about the table uses.",
-    "B": "Indexed with its context a chunk is longer, so each table chunk sent brings more text within the "
-         "same budget.",
-    "C": "The document title in every chunk's context lets the retriever find the right document, which "
-         "matters most for tables.",
+    "A": "Indexed with its context a chunk is longer, so each table chunk that is sent brings more text to the "
+         "reader within the same budget.",
+    "B": "A table chunk holds rows of numbers; the context adds the table's header row, whose column names are the "
+         "words a table question uses.",
+    "C": "The document title in every chunk's context lets the retriever find the right document, which matters "
+         "most for tables.",
 }
 
 
 def solution_context_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("15.2", "why do table questions gain most from the context?", "explain", solution=solution_context_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "the header"))
+          wrong=(lambda: "A", lambda: "C", lambda: "the header"))
 def check_context_choice(choice) -> str:
     """One of `CONTEXT_CHOICES`."""
     if choice not in CONTEXT_CHOICES:
         raise ExerciseFailed(f"answer with one of {', '.join(CONTEXT_CHOICES)} (a letter)")
-    if choice == "B":
+    if choice == "A":
         raise ExerciseFailed("the budget counts the characters of the chunks themselves: the context is indexed, "
                              "never sent. Hint: what does a row like '| 128 | 55.7 |' lack?")
     if choice == "C":

@@ -134,15 +134,17 @@ def check_trails(candidate) -> str:
 #: Exercise 3's explanations of why the structure-aware chunkers, indexed without their breadcrumb, do
 #: not measurably beat the cascade.
 TIE_CHOICES = {
-    "A": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
-         "paragraphs, which the cascade also keeps together. Where the two differ (tables, code, section "
-         "starts), few questions look.",
-    "B": "The structure-aware chunkers cut more prose sentences than the cascade.",
-    "C": "The structure-aware chunks are larger, so fewer of them fit in the budget.",
-    "D": "The parsers miss most headings of these documents, so the chunks are nearly the cascade's.",
+    "A": "The structure-aware chunkers cut more prose sentences than the cascade does, which undoes what they "
+         "gain by keeping tables whole.",
+    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
+         "paragraphs, which the cascade keeps too.",
+    "C": "The structure-aware chunks are larger than the cascade's, so fewer of them fit in the budget and the "
+         "reader gets fewer passages.",
+    "D": "The parsers miss most headings of these documents, so the structure-aware chunks end up nearly the "
+         "same as the cascade's chunks.",
 }
 _TIE_HINTS = {
-    "B": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",
+    "A": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",
     "C": "the budget view sends the same amount of text for every chunking, whatever the sizes: a chunk that "
          "does not fit is cut at the budget.",
     "D": "the from-scratch comparison shows the parser finding every heading the regex finds outside code.",
@@ -150,11 +152,11 @@ _TIE_HINTS = {
 
 
 def solution_tie_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("08b.3", "why is reading the markup not measurably better?", "explain", solution=solution_tie_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_tie_choice(choice) -> str:
     """One letter of `TIE_CHOICES`."""
     pick(choice, TIE_CHOICES, _TIE_HINTS, solution_tie_choice())

@@ -109,17 +109,21 @@ def check_breaks(answer) -> str:
 
 #: Exercise 3's explanations of why nearly every chunk of the PDF report is a piece of a cut paragraph.
 REPORT_CHOICES = {
-    "A": "ParagraphChunker treats every line break as a paragraph break, and the report's lines are short.",
-    "B": "The text extracted from the PDF ends every printed line with a line break and has a blank line only "
-         "between pages, so each 'paragraph' the blank-line rule finds is a whole page, longer than chunk_size; "
-         "each page is then packed into pieces of whole sentences.",
-    "C": "A PDF has no sentences, so ParagraphChunker falls back to fixed-size windows.",
-    "D": "min_chunk_size merges the report's short paragraphs into chunks that are then too big and get cut.",
+    "A": "ParagraphChunker treats every single line break as a paragraph break, and the report's printed lines "
+         "are short, so every line is cut off.",
+    "B": "Extracted PDF text has blank lines only between pages, so each blank-line 'paragraph' is a whole "
+         "page, longer than chunk_size, packed into pieces.",
+    "C": "A PDF has no sentence punctuation the splitter trusts, so ParagraphChunker falls back to fixed-size "
+         "windows and marks each of them cut.",
+    "D": "min_chunk_size merges the report's many short paragraphs into chunks that grow too big, and those "
+         "are then cut again to chunk_size.",
 }
 _REPORT_HINTS = {
-    "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would be cut.",
+    "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would "
+         "be cut.",
     "C": "the pieces are cut between sentences (notebook 02's packing), not at fixed sizes.",
-    "D": "merging never makes a chunk bigger than chunk_size; cut marks the pieces of one paragraph that was too big.",
+    "D": "merging never makes a chunk bigger than chunk_size; cut marks the pieces of one paragraph that was "
+         "too big.",
 }
 
 

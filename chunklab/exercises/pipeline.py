@@ -102,16 +102,18 @@ def check_filter_choice(choice) -> str:
 
 #: Exercise 3's explanations of why the cluster's first run took longer than one process.
 DASK_CHOICES = {
-    "A": "The work is small, and the cluster adds costs one process does not pay: each worker imports chunklab "
-         "and receives the chunker on its first task, and every task is scheduled and its documents and records "
-         "are sent between processes.",
-    "B": "The two workers share one core, so the cluster runs at half speed.",
-    "C": "Dask chunks every document twice, once per worker, and keeps the first result.",
-    "D": "The cluster chunks with a different, slower chunker than the one in this process.",
+    "A": "The work is small, and a cluster adds costs one process never pays: workers import chunklab, and "
+         "every task's data crosses processes.",
+    "B": "The two workers share a single core between them, so the cluster runs at half speed and every file "
+         "takes twice as long to chunk.",
+    "C": "Dask chunks every document twice, once on each worker, and keeps only the first result it receives, "
+         "which doubles the work.",
+    "D": "The cluster chunks with a different, slower chunker than the one in this process, rebuilt on each "
+         "worker from its defaults.",
 }
 _DASK_HINTS = {
-    "B": "even at half speed, the work would take twice as long as in this process, not many times as long; and "
-         "the second run on the same cluster is faster than the first.",
+    "B": "even at half speed, the work would take twice as long as in this process, not many times as long; "
+         "and the second run on the same cluster is faster than the first.",
     "C": "each partition goes to one worker; the cluster's records are the in-process ones, each exactly once.",
     "D": "the chunker is pickled and sent to the workers: the same object with the same parameters, and the "
          "records are identical.",

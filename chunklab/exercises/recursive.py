@@ -86,26 +86,28 @@ def check_separators(separators) -> str:
 
 #: Exercise 3's explanations of why overlap adds so little to the recursive cascade.
 OVERLAP_CHOICES = {
-    "A": "The cascade's boundaries already fall at paragraph and sentence ends, so few answers are cut by a "
-         "boundary at all; overlap only rescues the answers a boundary cuts, and at a fixed budget the "
-         "repeated text is paid for again.",
-    "B": "BM25 indexes repeated text only once, so the overlapping strips are invisible to it.",
-    "C": "With overlap, chunks grow past chunk_size, and the budget cuts them.",
-    "D": "The overlap strip starts at an arbitrary character, often inside a word, which spoils the match.",
+    "A": "With overlap, the chunks grow past chunk_size by the length of the strip, and the budget then cuts "
+         "the oversized chunks at their end.",
+    "B": "BM25 indexes repeated text only once per document, so the overlapping strips are invisible to it and "
+         "cannot change what it ranks.",
+    "C": "The cascade already cuts at paragraph and sentence ends, so few answers are cut at all; overlap "
+         "rescues only those, and the repeats cost budget.",
+    "D": "The overlap strip starts at an arbitrary character, often inside a word, and the broken word at its "
+         "start spoils the BM25 match.",
 }
 _OVERLAP_HINTS = {
+    "A": "the size contract holds with overlap: pieces are cut to chunk_size - chunk_overlap to leave room.",
     "B": "every chunk is indexed on its own, overlap and all: the strip is indexed twice, not once.",
-    "C": "the size contract holds with overlap: pieces are cut to chunk_size - chunk_overlap to leave room.",
     "D": "the strip starts at the strongest boundary inside it: a paragraph, line, sentence or word start.",
 }
 
 
 def solution_overlap_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("08a.3", "why does overlap add so little?", "explain", solution=solution_overlap_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_overlap_choice(choice) -> str:
     """One letter of `OVERLAP_CHOICES`."""
     pick(choice, OVERLAP_CHOICES, _OVERLAP_HINTS, solution_overlap_choice())

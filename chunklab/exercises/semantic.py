@@ -50,28 +50,30 @@ def check_std_dev_breakpoints(candidate) -> str:
 
 #: Exercise 2's explanations of why semantic chunking beats fixed windows but not the recursive splitter.
 SURPRISE_CHOICES = {
-    "A": "Fixed windows end wherever 600 characters run out, cutting words and sentences; recursive and semantic "
-         "chunks end between sentences. Most of the gain over fixed windows comes from not cutting an answer, "
-         "which the recursive splitter gets without a single embedding.",
-    "B": "Semantic chunks are bigger than fixed windows, so each one holds more of an answer.",
-    "C": "BM25 compares embeddings, so chunks cut where the meaning changes match the question better.",
-    "D": "The test questions were written with semantic chunks in mind.",
+    "A": "BM25 compares the embeddings of the question and of each chunk, so chunks cut where the meaning "
+         "changes match the question better.",
+    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer and fewer "
+         "answers are cut at its edges.",
+    "C": "Fixed windows end wherever 600 characters run out, cutting sentences; recursive and semantic chunks "
+         "end between sentences, and that is most of the gain.",
+    "D": "The test questions were written after looking at semantic chunks, so their golden answers happen to "
+         "line up with semantic boundaries.",
 }
 _SURPRISE_HINTS = {
-    "B": "every row sends the same budget whatever the chunk sizes, and the semantic chunks are smaller on average "
-         "than the fixed windows (the chunkings table).",
-    "C": "BM25 counts the question's words in each chunk; it never sees an embedding.",
-    "D": "each golden answer is a span of the document fixed before any chunking; and the recursive splitter, which "
-         "knows nothing of meaning, does as well as the semantic chunkers.",
+    "A": "BM25 counts the question's words in each chunk; it never sees an embedding.",
+    "B": "every row sends the same budget whatever the chunk sizes, and the semantic chunks are smaller on "
+         "average than the fixed windows (the chunkings table).",
+    "D": "each golden answer is a span of the document fixed before any chunking; and the recursive splitter, "
+         "which knows nothing of meaning, does as well as the semantic chunkers.",
 }
 
 
 def solution_surprise_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("04.2", "why no better than recursive?", "explain", solution=solution_surprise_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_surprise_choice(choice) -> str:
     """One letter of `SURPRISE_CHOICES`."""
     pick(choice, SURPRISE_CHOICES, _SURPRISE_HINTS, solution_surprise_choice())

@@ -90,26 +90,28 @@ def check_safe_stride(stride) -> str:
 
 #: Exercise 3's explanations of why stride 150 answers fewer questions than stride 300 at 2,000 characters.
 DUPLICATE_CHOICES = {
-    "A": "Windows 150 characters apart overlap by three quarters, so the best-ranked windows are mostly one "
-         "passage shifted: the budget pays again for text already sent and holds fewer distinct passages.",
-    "B": "With four copies of every word in the index, BM25's document frequencies grow and it ranks the "
-         "right window lower.",
-    "C": "A smaller stride makes smaller windows, so fewer answers fit inside one.",
-    "D": "The budget counts each character once, so stride 150 is sent more text, and more of it is noise.",
+    "A": "With four copies of every word in the index, BM25's document frequencies grow, so it ranks the "
+         "window that holds the answer lower.",
+    "B": "Windows 150 characters apart overlap by three quarters, so the top-ranked windows are mostly one "
+         "passage shifted: the budget pays again for text sent.",
+    "C": "A smaller stride also makes the windows smaller, so fewer answers fit inside a single window and "
+         "more of them are cut at its edges.",
+    "D": "The budget counts each character once however often it is sent, so stride 150 is sent more text in "
+         "all, and more of it is noise.",
 }
 _DUPLICATE_HINTS = {
-    "B": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",
+    "A": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",
     "C": "both chunkings have windows of 600 characters (compare the size_mean of their chunkings).",
     "D": "the budget pays for every character sent, repeats included; every row sends exactly the budget.",
 }
 
 
 def solution_duplicate_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("06.3", "why does a smaller stride answer fewer?", "explain", solution=solution_duplicate_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_duplicate_choice(choice) -> str:
     """One letter of `DUPLICATE_CHOICES`."""
     pick(choice, DUPLICATE_CHOICES, _DUPLICATE_HINTS, solution_duplicate_choice())

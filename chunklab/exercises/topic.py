@@ -127,25 +127,28 @@ def check_pk(answer) -> str:
 
 #: Exercise 3's explanations of why TextTiling does worse than the equal-parts baseline.
 TILING_CHOICES = {
-    "A": "The equal-parts baseline is told where the sections start; TextTiling has to guess.",
-    "B": "TextTiling cuts several times as often as there are sections: most of its cuts fall inside a "
-         "section, and both metrics count the windows those extra cuts put on the wrong side.",
-    "C": "TextTiling's cuts fall on paragraph breaks, and a section heading is never at a paragraph break.",
-    "D": "The library's TextTiler computes different scores from NLTK's TextTiling.",
+    "A": "TextTiling cuts several times as often as there are sections: most cuts fall inside a section, and "
+         "both metrics count the windows they put wrong.",
+    "B": "The equal-parts baseline is told where the sections start, from the headings, while TextTiling has "
+         "to guess them from the words.",
+    "C": "TextTiling's cuts fall on paragraph breaks, and a section heading is never at a paragraph break, so "
+         "every cut misses by a line.",
+    "D": "The library's TextTiler computes its scores differently from NLTK's TextTiling, with a smaller "
+         "window that makes the curve noisy.",
 }
 _TILING_HINTS = {
-    "A": "the baseline knows only how many sections there are; its cuts are equal steps, blind to the text.",
+    "B": "the baseline knows only how many sections there are; its cuts are equal steps, blind to the text.",
     "C": "a heading is a paragraph of its own: it starts right after a blank line.",
     "D": "the notebook checks that the cuts are NLTK's, boundary for boundary.",
 }
 
 
 def solution_tiling_choice() -> str:
-    return "B"
+    return "A"
 
 
 @exercise("12.3", "why does TextTiling lose to equal parts?", "explain", solution=solution_tiling_choice,
-          wrong=(lambda: "A", lambda: "C", lambda: "D"))
+          wrong=(lambda: "B", lambda: "C", lambda: "D"))
 def check_tiling_choice(choice) -> str:
     """One letter of `TILING_CHOICES`."""
     pick(choice, TILING_CHOICES, _TILING_HINTS, solution_tiling_choice())

@@ -67,15 +67,15 @@ def notebook_imports(number: str) -> str:
 def folded_code(number: str) -> list[str]:
     """The python code blocks of the notebook's folded (``<details>``) cells."""
     markdown = ["".join(c["source"]) for c in notebook_cells(number) if c["cell_type"] == "markdown"]
-    return [block for md in markdown if "<details>" in md for block in re.findall(r"```python\n(.*?)```", md, re.S)]
+    return [block for md in markdown if "<details>" in md for block in re.findall(r"```python\n(.*?)```", md, re.DOTALL)]
 
 
 @pytest.mark.parametrize("number", sorted(NOTEBOOK_MODULES))
 def test_every_folded_solution_runs_as_written_with_only_the_notebooks_imports(number: str) -> None:
     namespace: dict = {"__name__": f"notebook_{number}"}
-    exec(notebook_imports(number), namespace)
+    exec(notebook_imports(number), namespace)  # noqa: S102  (the notebook's own code, run as a learner would)
     for block in folded_code(number):
-        exec(block, namespace)
+        exec(block, namespace)  # noqa: S102
     for exercise in exercises_of(number):
         shown = namespace[exercise.solution.__name__]
         assert exercise.check(shown if exercise.kind == "implement" else shown()), exercise.id

@@ -8,8 +8,8 @@ import re
 
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
-from ..text.spans import trim_span
 from ..text.sentences import sentence_spans
+from ..text.spans import trim_span
 from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: The library's sentence splitters, which an answer to exercise 1 may not call.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from ..core import ParameterError
 from ..evaluation.metrics import excerpts_kept_whole
 from ..formats.corpus import list_documents, load_document, load_questions
 from ..strategies import FixedSizeChunker, RecursiveChunker
@@ -69,12 +70,16 @@ def solution_separators() -> tuple[str, ...]:
 
 
 @exercise("08a.2", "separators for code", "predict", solution=solution_separators,
-          wrong=(lambda: LEVELS, lambda: ("def ", "paragraph", "line", "word"), lambda: ("line", "word")))
+          wrong=(lambda: LEVELS, lambda: ("def ", "paragraph", "line", "word"), lambda: ("line", "word"),
+                 lambda: ("\ndef ", "paragraphs", "lines", "words")))
 def check_separators(separators) -> str:
     """A `separators` tuple with which every function of `MODULE` lies whole in one chunk."""
     if isinstance(separators, str) or not all(isinstance(s, str) and s for s in separators):
         raise ExerciseFailed("answer with a tuple of non-empty strings, e.g. ('paragraph', 'line', 'word')")
-    split = split_functions(separators)
+    try:
+        split = split_functions(separators)
+    except ParameterError as error:
+        raise ExerciseFailed(f"{error}. Hint: the level names are {', '.join(LEVELS)}.") from None
     if split:
         raise ExerciseFailed(
             f"{len(split)} functions are still split across chunks: {split}. Hint: a blank line inside a function "

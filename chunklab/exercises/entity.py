@@ -9,10 +9,10 @@ import numpy as np
 
 from ..core import Chunk
 from ..formats.corpus import load_document
-from ..strategies import FixedSizeChunker
+from ..strategies import EntityChunker, FixedSizeChunker
 from ..strategies.entity import entity_mentions, move_out_of_entities
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: Exercise 1: the document and the window size whose cut names the learner estimates.
 ESTIMATE_DOC, ESTIMATE_SIZE = "agreement", 200
@@ -89,11 +89,14 @@ def _moved_ends_only(text: str) -> list[tuple[int, int]]:
 
 @exercise("11.2", "make any chunker entity-safe", "implement", solution=solution_safe_windows,
           wrong=(lambda: lambda text: [(c.start, c.end) for c in FixedSizeChunker(chunk_size=400)(text)],
-                 lambda: _moved_ends_only, lambda: lambda text: []))
+                 lambda: _moved_ends_only, lambda: lambda text: [],
+                 lambda: lambda text: [(c.start, c.end) for c in EntityChunker()(text)]))
 def check_safe_windows(candidate) -> str:
-    """`candidate(text)` must cut no name of the article and still cover all of its words, once."""
+    """`candidate(text)` must cut no name of the article and still cover all of its words, once,
+    without running EntityChunker (the library's entity-safe chunker)."""
     text = load_document("article").text
-    spans = [tuple(span) for span in candidate(text)]
+    windows = refuse_library(candidate, EntityChunker.__init__, EntityChunker.spans, what="EntityChunker")
+    spans = [tuple(span) for span in windows(text)]
     if not all(0 <= s < e <= len(text) for s, e in spans) or any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
         raise ExerciseFailed("the spans must lie inside the text, in order, without overlapping. Hint: each "
                              "chunk runs from the previous chunk's moved end to its own moved end.")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab import load_document, load_questions
+from chunklab import list_documents, load_document, load_questions
 from chunklab.core import ParameterError
 from chunklab.evaluation.comparison import compare, compare_at_k
 from chunklab import Chunk
@@ -19,6 +19,7 @@ from chunklab.formats.clauses import clause_headings
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.pipeline.export import read_jsonl, write_jsonl
 from chunklab.strategies import HierarchicalChunker, SlidingWindowChunker
+from chunklab.strategies.sections import cached_blocks, structure_format
 from chunklab.viz.tree import render_tree
 
 MARKDOWN = """# Guide
@@ -182,7 +183,7 @@ def test_levels_of_a_contract() -> None:
     assert len(clause.metadata["children"]) == 4  # its own line, then (a), (b), (c)
 
 
-def test_a_section_that_fits_one_piece_is_itself_a_leaf_and_a_bare_heading_gets_no_piece() -> None:
+def test_a_section_that_fits_one_piece_is_itself_a_leaf_and_a_bare_heading_is_a_piece() -> None:
     root = HierarchicalChunker().tree(MARKDOWN)
     linux = next(n for n in root.walk() if n.title == "Linux")
     assert linux.is_leaf and linux.kind == "section"
@@ -193,7 +194,8 @@ def test_a_section_that_fits_one_piece_is_itself_a_leaf_and_a_bare_heading_gets_
     )
     bare = HierarchicalChunker().tree("# Top\n\n## Child\n\nText.")
     top = bare.children[0]
-    assert [c.kind for c in top.children] == ["section"], "a heading followed by its subsection has no piece"
+    assert [c.kind for c in top.children] == ["piece", "section"], "a heading followed by its subsection is a piece"
+    assert [c.text for c in HierarchicalChunker()("# Top\n\n## Child\n\nText.")] == ["# Top", "## Child\n\nText."]
 
 
 def test_repeated_sections_get_their_own_offsets() -> None:
@@ -273,6 +275,50 @@ def test_tree_invariants(text: str, level: int, max_size: int) -> None:
     chunks = chunker(text)
     assert all(text[c.start : c.end] == c.text for c in chunks)
     assert sorted(spans_of(chunks)) == spans_of(chunks)
+
+
+def uncovered(text: str, chunks, html: bool = False) -> list[int]:
+    """The offsets of the non-space characters no chunk holds (in HTML, outside tags and outside the
+    page's furniture, i.e. in its content blocks)."""
+    held = np.zeros(len(text), bool)
+    for c in chunks:
+        held[c.start : c.end] = True
+    wanted = np.array([not ch.isspace() for ch in text], bool)
+    if html:
+        content = np.zeros(len(text), bool)
+        for block in cached_blocks(text, "html"):
+            content[block.start : block.end] = block.kind != "markup"
+        for tag in re.finditer(r"<[^>]*>", text):
+            content[tag.start() : tag.end()] = False
+        wanted &= content
+    return np.flatnonzero(wanted & ~held).tolist()
+
+
+def levels_of(chunker: HierarchicalChunker, text: str) -> range:
+    """Every depth worth asking for: 0 (the leaves) to one below the deepest node."""
+    return range(max(node.depth for node in chunker.tree(text).walk()) + 2)
+
+
+@pytest.mark.parametrize("name", list_documents())
+def test_every_level_covers_every_character_of_a_corpus_document(name: str) -> None:
+    text, chunker = load_document(name).text, HierarchicalChunker()
+    html = structure_format(text, "auto") == "html"
+    for depth in levels_of(chunker, text):
+        missed = uncovered(text, chunker.clone(depth=depth)(text), html)
+        assert not missed, (name, depth, text[missed[0] : missed[0] + 40])
+
+
+SKIPPING_SECTIONS = st.lists(
+    st.tuples(st.integers(1, 6), st.integers(0, 2)), max_size=10
+).map(lambda parts: "\n\n".join(f"{'#' * level} Part {i}" + "\n\nA line of text." * n
+                                   for i, (level, n) in enumerate(parts)))
+
+
+@given(st.one_of(MARKDOWN_SECTIONS, SKIPPING_SECTIONS), st.sampled_from([40, 200, 1000]))
+def test_every_level_covers_every_character_of_markdown(text: str, max_size: int) -> None:
+    chunker = HierarchicalChunker(chunk_size=max_size)
+    for depth in levels_of(chunker, text):
+        assert not uncovered(text, chunker.clone(depth=depth)(text)), depth
 
 
 # -- semantic parents ---------------------------------------------------------------------------------

@@ -107,6 +107,8 @@ def test_render_leaderboard_escapes_labels_and_knows_its_unit():
     assert "<b>x</b>" not in html.split("</style>")[1].split("sent per question")[1]
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "minilm tokens sent per question" in html
     assert "(dev)" not in html
+    assert "of 1 chunking tied with the best" in html, "one other chunking is a chunking, not chunkings"
+    assert "of 2 chunkings tied" in render_leaderboard(RESULT, "bm25", 1000)
 
 
 def test_the_explorer_re_renders_when_a_dropdown_moves():

@@ -204,6 +204,15 @@ def test_bad_parameters_name_themselves():
         RecursiveChunker(separators=("paragraph", ""))
 
 
+def test_a_misspelt_level_name_is_refused_and_a_literal_word_needs_its_spaces():
+    with pytest.raises(ParameterError, match=r"'lines', which is no level name.*' lines '"):
+        RecursiveChunker(separators=("paragraph", "lines", "word"))
+    text = "cats and dogs and birds and fish"
+    chunks = RecursiveChunker(chunk_size=12, separators=(" and ",))(text)
+    assert [c.text for c in chunks] == ["cats and", "dogs and", "birds and", "fish"]
+    assert RecursiveChunker(separators=("\ndef ", "paragraph", "line", "word"))  # literals with markup stay literals
+
+
 # -- the character fast paths of chunklab.text.pack ------------------------------------------------------
 @given(
     text=st.text(alphabet=st.sampled_from(list("ab \n\t\u3000é😀")), max_size=300),

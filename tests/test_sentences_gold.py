@@ -20,6 +20,8 @@ from chunklab.evaluation.sentence_boundaries import (
 )
 from chunklab.formats.corpus import data_dir
 from chunklab.text.language import LANGUAGES, detect_language
+from chunklab.text.sentences import sentence_spans
+from chunklab.text.spans import trim_span
 from chunklab.viz.boundaries import boundaries_html
 
 PASSAGES = load_sentence_gold()
@@ -151,3 +153,35 @@ def test_regex_splitter_per_language_with_the_language_given_and_detected() -> N
     for language, floor in REGEX_LANGUAGE_F1.items():
         group = [p for p in MULTILINGUAL if p.language == language]
         assert boundary_scores([auto(p.text) for p in group], group)["f1"] >= floor - 0.05, language
+
+
+#: List items written inline, the shapes pySBD has rules for (numbers with "." ")" ".)", bullets
+#: with numbers, letters); the first three are the ones a marker stripped before pySBD got wrong.
+INLINE_LISTS = [
+    "1) The first item 2) The second item",
+    "1. The first item 2. The second item",
+    "• 9. The first item • 10. The second item",
+    "1.) Pack the tent. 2.) Fold the map.",
+    "a. Check the valves b. Close the hatch c. Log the time",
+    "- Bring water. Bring a hat.\n- Leave before noon.",
+]
+
+
+def _pysbd_alone(text: str) -> list[tuple[int, int]]:
+    """pySBD 0.3.4's own character spans of `text`, trimmed, empty ones dropped."""
+    import pysbd
+
+    segmenter = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    spans = (trim_span(text, s.start, s.end) for s in segmenter.segment(text))
+    return [span for span in spans if span[0] < span[1]]
+
+
+@pytest.mark.parametrize("text", INLINE_LISTS + [p.text for p in PASSAGES + MULTILINGUAL if p.language == "en"],
+                         ids=lambda text: text[:30])
+def test_the_pysbd_splitter_gives_pysbds_own_sentences(text: str) -> None:
+    """The splitter named after pySBD gives pySBD's sentences; the one rule of its own is that a table
+    row stays one unit, as it does for every splitter."""
+    ours = sentence_spans(text, "pysbd", "en", cache=False)
+    rows = [(s, e) for s, e in ours if text.startswith("|", s)]
+    theirs = [(s, e) for s, e in _pysbd_alone(text) if not any(r0 <= s < r1 for r0, r1 in rows)]
+    assert [span for span in ours if span not in rows] == theirs

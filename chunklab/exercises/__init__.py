@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 
-__all__ = ["EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "pick", "solution_source"]
+__all__ = [
+    "EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "pick", "refuse_library",
+    "solution_source",
+]
 
 #: Which module holds each notebook's exercises, by notebook number.
 NOTEBOOK_MODULES = {
@@ -106,6 +110,36 @@ def pick(choice: Any, choices: Mapping[str, str], hints: Mapping[str, str], righ
         raise ExerciseFailed(f"answer with one of the letters {', '.join(choices)}")
     if letter != right:
         raise ExerciseFailed(f"not {letter}: {hints[letter]}")
+
+
+def refuse_library(candidate: Callable[..., Any], *library: Any, what: str) -> Callable[..., Any]:
+    """`candidate`, wrapped so that an answer which calls the library's own solution is refused: if a
+    call to it reaches any function defined in the modules of `library` (modules, or their dotted
+    names) or any function of `library` itself, it raises `ExerciseFailed` saying that the exercise asks for `what` written by
+    hand. Functions defined elsewhere (the learner's, the standard library's) run as usual."""
+    library = tuple(importlib.import_module(item) if isinstance(item, str) else item for item in library)
+    files = {inspect.getsourcefile(item) for item in library if inspect.ismodule(item)}
+    codes = {item.__code__ for item in library if inspect.isfunction(item)}
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        reached: list[str] = []
+
+        def watch(frame: Any, event: str, arg: Any) -> None:
+            if event == "call" and not reached and (frame.f_code in codes or frame.f_code.co_filename in files):
+                reached.append(frame.f_code.co_name)
+
+        previous = sys.getprofile()
+        sys.setprofile(watch)
+        try:
+            result = candidate(*args, **kwargs)
+        finally:
+            sys.setprofile(previous)
+        if reached:
+            raise ExerciseFailed(f"your answer calls the library's own {what} (it reached `{reached[0]}`): the "
+                                 "exercise asks you to write that part yourself, in a few lines.")
+        return result
+
+    return guarded
 
 
 def exercises_of(notebook: str) -> list[Exercise]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+from ..evaluation import budget as budget_module
 from ..evaluation.budget import Meter, retrieval_depth, spend
 from ..evaluation.metrics import sent_metrics
 from ..text.spans import CharCounter
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: ``(chunk sizes, budget)`` cases for exercise 1: sizes that fill the budget in a few chunks, small
 #: chunks that never fill it, empty chunks, one chunk larger than the budget, sizes that vary a lot.
@@ -35,9 +36,12 @@ def solution_depth(sizes: list[int], budget: int) -> int:
 
 @exercise("16.1", "how deep must a retriever rank?", "implement", solution=solution_depth,
           wrong=(lambda: lambda sizes, budget: math.ceil(budget / (sum(sizes) / len(sizes))) if sizes else 0,
-                 lambda: lambda sizes, budget: min(len(sizes), math.ceil(budget / max(sizes))) if sizes else 0))
+                 lambda: lambda sizes, budget: min(len(sizes), math.ceil(budget / max(sizes))) if sizes else 0,
+                 lambda: retrieval_depth))
 def check_depth(candidate) -> str:
-    """`candidate(sizes, budget)` must give `chunklab.evaluation.budget.retrieval_depth` on every case."""
+    """`candidate(sizes, budget)` must give `chunklab.evaluation.budget.retrieval_depth` on every case,
+    without calling it."""
+    candidate = refuse_library(candidate, budget_module, what="retrieval_depth")
     for sizes, budget in _DEPTH_CASES:
         got, expected = candidate(list(sizes), budget), retrieval_depth(sizes, budget)
         if got != expected:
@@ -96,26 +100,30 @@ def check_scores(answer) -> str:
 
 #: Exercise 3's explanations of why the page chunker ranks first with k chunks and last at a budget.
 PAGE_CHOICES = {
-    "A": "With k chunks, five pages send many times as much text as five small chunks, so pages find more answers "
-         "by sending more; at a fixed budget the top page is cut to its beginning, which rarely holds the answer.",
-    "B": "BM25 penalises long texts, so pages are ranked lower in the budget view than in the k view.",
-    "C": "The budget view counts tokens and the k view counts characters, so long pages cost more in the budget view.",
-    "D": "Pages cut sentences at page breaks, and the budget view never counts an answer cut by a chunk boundary.",
+    "A": "The budget view counts tokens and the k view counts characters, so a long page costs more in the "
+         "budget view and fewer are sent.",
+    "B": "BM25 penalises long texts, so the pages are ranked lower in the budget view than in the view with k "
+         "chunks, and lose their lead.",
+    "C": "With k chunks, five pages send many times the text of five small chunks, so pages find more by "
+         "sending more; at a budget the top page is cut short.",
+    "D": "Pages cut sentences at page breaks, and the budget view never counts an answer that a chunk boundary "
+         "cuts, while the k view does.",
 }
 _PAGE_HINTS = {
-    "B": "the ranking is the same in both views (one ranking per chunking); only how much of it is sent differs.",
-    "C": "both views count characters here (budget_unit='chars').",
-    "D": "an answer spread over two sent chunks still counts as answered, and a page cut by a page break is the same "
-         "chunk in both views.",
+    "A": "both views count characters here (budget_unit='chars').",
+    "B": "the ranking is the same in both views (one ranking per chunking); only how much of it is sent "
+         "differs.",
+    "D": "an answer spread over two sent chunks still counts as answered, and a page cut by a page break is "
+         "the same chunk in both views.",
 }
 
 
 def solution_page_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("16.3", "why do pages win with k chunks and lose at a budget?", "explain", solution=solution_page_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_page_choice(choice) -> str:
     """One letter of `PAGE_CHOICES`."""
     pick(choice, PAGE_CHOICES, _PAGE_HINTS, solution_page_choice())

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 
-from ..strategies import FixedSizeChunker
-from . import ExerciseFailed, exercise, pick
+from ..strategies import FixedSizeChunker, fixed
+from . import ExerciseFailed, exercise, pick, refuse_library
 
-#: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim.
-_COUNT_CASES = [(1, 5, 0), (100, 10, 0), (101, 10, 0), (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
+#: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim. Besides
+#: exact and inexact fits: an empty text, texts shorter than one window, with and without overlap,
+#: and texts no longer than the overlap.
+_COUNT_CASES = [(0, 10, 2), (1, 5, 0), (1, 10, 5), (5, 10, 8), (8, 10, 8), (100, 10, 0), (101, 10, 0),
+                (90, 30, 10), (1000, 64, 16), (37203, 400, 80)]
 
 
 def _windows(n: int, size: int, overlap: int) -> int:
@@ -17,22 +20,31 @@ def _windows(n: int, size: int, overlap: int) -> int:
 
 
 def solution_predicted_chunks(n: int, size: int, overlap: int) -> int:
+    if n == 0:
+        return 0  # an empty text has no window
     step = size - overlap
     return max(1, math.ceil((n - overlap) / step))
 
 
 @exercise("01.1", "how many chunks?", "implement", solution=solution_predicted_chunks,
           wrong=(lambda: lambda n, size, overlap: n // (size - overlap),
-                 lambda: lambda n, size, overlap: math.ceil(n / (size - overlap))))
+                 lambda: lambda n, size, overlap: math.ceil(n / (size - overlap)),
+                 lambda: lambda n, size, overlap: math.ceil((n - size) / (size - overlap)) + 1,
+                 lambda: lambda n, size, overlap: math.ceil((n - overlap) / (size - overlap)) if n else 0,
+                 lambda: lambda n, size, overlap: max(1, math.ceil((n - overlap) / (size - overlap))),
+                 lambda: lambda n, size, overlap: _windows(n, size, overlap)))
 def check_predicted_chunks(candidate) -> str:
-    """`candidate(n, size, overlap)` must give the number of windows on every case."""
+    """`candidate(n, size, overlap)` must give the number of windows on every case, without running
+    the chunker."""
+    predict = refuse_library(candidate, fixed, what="fixed-size chunker")
     for n, size, overlap in _COUNT_CASES:
-        got, expected = candidate(n, size, overlap), _windows(n, size, overlap)
+        got, expected = predict(n, size, overlap), _windows(n, size, overlap)
         if got != expected:
             raise ExerciseFailed(
                 f"for n={n}, chunk_size={size}, chunk_overlap={overlap} your function says {got} windows, the "
                 f"chunker makes {expected}. Hint: where does the last window start, and does the final strip of "
-                "chunk_overlap characters need a window of its own?"
+                "chunk_overlap characters need a window of its own? A text shorter than one window, or than the "
+                "overlap, still has one window; an empty text has none."
             )
     return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
 
@@ -76,25 +88,28 @@ def check_safe_overlap(rule) -> str:
 
 #: Exercise 3's explanations of why snapping to words leaves the share of sentences cut unchanged.
 SNAP_CHOICES = {
-    "A": "Snapping moves a boundary back to the previous space, which is almost never a sentence end, "
-         "so a boundary that fell inside a sentence still falls inside it.",
-    "B": "With snap_to_words the chunker counts sentences in words instead of characters.",
-    "C": "Snapping only works together with overlap, and the table was measured without overlap.",
-    "D": "The sentence splitter finds fewer sentences in snapped chunks.",
+    "A": "Snapping only takes effect together with chunk_overlap, and the table was measured without any "
+         "overlap, so the boundaries did not move.",
+    "B": "With snap_to_words the chunker measures chunk_size in words instead of characters, so sentences are "
+         "cut at the same rate as before.",
+    "C": "Snapping moves a boundary back a few characters to the previous space, which is almost never a "
+         "sentence end, so a cut sentence stays cut.",
+    "D": "The sentence splitter runs on the snapped chunks and finds fewer sentences in them, which hides the "
+         "sentences that snapping saved.",
 }
 _SNAP_HINTS = {
+    "A": "snapping moves every boundary that falls inside a word, with or without overlap.",
     "B": "the unit stays characters with snap_to_words; only where a boundary lands changes.",
-    "C": "snapping moves every boundary that falls inside a word, with or without overlap.",
     "D": "the sentences are found in the article, once, not in the chunks.",
 }
 
 
 def solution_snap_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("01.3", "why does snapping not save sentences?", "explain", solution=solution_snap_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_snap_choice(choice) -> str:
     """One letter of `SNAP_CHOICES`."""
     pick(choice, SNAP_CHOICES, _SNAP_HINTS, solution_snap_choice())

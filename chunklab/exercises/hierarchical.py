@@ -107,26 +107,29 @@ def check_guide_sent(titles) -> str:
 #: Exercise 3's explanations of why sending the parents of 200-character leaves answers no more
 #: questions than sending the leaves themselves.
 PARENT_CHOICES = {
-    "A": "It answers some questions the leaves miss and misses about as many that the leaves answer: a parent "
-         "spends budget that lower-ranked leaves, some of them holding other answers, would have used.",
-    "B": "Small-to-big sends less text than the leaves alone, so it holds fewer answers.",
-    "C": "The parents never fit in the budget, so small-to-big sends the very same leaves.",
-    "D": "BM25 searches the parents, which are too long to rank well.",
+    "A": "BM25 searches the parents rather than the leaves, and a parent is too long to rank well, so the best "
+         "sections fall down the ranking.",
+    "B": "Small-to-big sends less text than the leaves alone, because a parent that does not fit is skipped, "
+         "so it holds fewer answers in all.",
+    "C": "The parents never fit in the budget, so small-to-big falls back to the leaf every time and sends the "
+         "very same leaves as the flat row.",
+    "D": "It answers some questions the leaves miss and misses about as many the leaves answer: each parent "
+         "spends budget that lower-ranked leaves would use.",
 }
 _PARENT_HINTS = {
+    "A": "the index holds the leaves only, with their breadcrumbs; a parent is sent, never searched.",
     "B": "both send the same amount of text, within 1 % (the line printed under the verdicts).",
     "C": "what it sends differs from the leaves alone for most questions at 4,000 characters (the line printed "
          "under the verdicts).",
-    "D": "the index holds the leaves only, with their breadcrumbs; a parent is sent, never searched.",
 }
 
 
 def solution_parent_choice() -> str:
-    return "A"
+    return "D"
 
 
 @exercise("07.3", "why do parents not help?", "explain", solution=solution_parent_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "C"))
 def check_parent_choice(choice) -> str:
     """One letter of `PARENT_CHOICES`."""
     pick(choice, PARENT_CHOICES, _PARENT_HINTS, solution_parent_choice())

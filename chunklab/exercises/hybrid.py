@@ -27,11 +27,18 @@ def _tickets_without_trail(text, fmt):
                   key=lambda s: s.start)
 
 
+def _tickets_only(text, fmt):
+    """A wrong answer: the ticket sections, with the part's title, and none of the structure's."""
+    part = "PART 2: SUPPORT CHAT TRANSCRIPTS"
+    return [Section(m.start(), (part, m[1])) for m in _TICKET.finditer(text)]
+
+
 @exercise("15.1", "a sectioner that sees the tickets", "implement", solution=solution_ticket_sections,
-          wrong=(lambda: structure_sections, lambda: _tickets_without_trail))
+          wrong=(lambda: structure_sections, lambda: _tickets_without_trail, lambda: _tickets_only))
 def check_ticket_sections(sectioner) -> str:
-    """Chunk the support transcript with `sectioner`: no chunk may hold two tickets, and every chunk
-    of the second part sits in its ticket's section, under the part's title."""
+    """Chunk the support transcript with `sectioner`: no chunk may hold two tickets, every chunk of the
+    second part sits in its ticket's section, under the part's title, and every section the structure
+    finds is kept."""
     support = load_document("support")
     chunks = HybridChunker(sectioner=sectioner)(support.text)
     if not all(support.text[c.start : c.end] == c.text for c in chunks):
@@ -48,31 +55,37 @@ def check_ticket_sections(sectioner) -> str:
         raise ExerciseFailed(f"the ticket chunks sit in sections like {example}, expected e.g. "
                              f"{sorted(expected)[0]!r}. Hint: a ticket's trail is the trail of the part it "
                              "sits in, followed by 'Ticket <number>'.")
+    kept = {c.metadata["section"] for c in chunks}
+    lost = [" > ".join(s.trail) for s in structure_sections(support.text, "text")
+            if s.trail and " > ".join(s.trail) not in kept]
+    if lost:
+        raise ExerciseFailed(f"{len(lost)} sections the structure finds are gone, e.g. {lost[0]!r}. Hint: add the "
+                             "ticket sections to those structure_sections(text, fmt) returns, do not replace them.")
     return f"{len(expected)} tickets, one section each, and no chunk holds two of them."
 
 
 #: Exercise 2's explanations of why table questions gain most when the hybrid's context is indexed.
 CONTEXT_CHOICES = {
-    "A": "A table chunk holds rows of numbers; the context adds the table's header row, whose column names "
-         "are the words a question about the table uses.",
-    "B": "Indexed with its context a chunk is longer, so each table chunk sent brings more text within the "
-         "same budget.",
-    "C": "The document title in every chunk's context lets the retriever find the right document, which "
-         "matters most for tables.",
+    "A": "Indexed with its context a chunk is longer, so each table chunk that is sent brings more text to the "
+         "reader within the same budget.",
+    "B": "A table chunk holds rows of numbers; the context adds the table's header row, whose column names are the "
+         "words a table question uses.",
+    "C": "The document title in every chunk's context lets the retriever find the right document, which matters "
+         "most for tables.",
 }
 
 
 def solution_context_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("15.2", "why do table questions gain most from the context?", "explain", solution=solution_context_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "the header"))
+          wrong=(lambda: "A", lambda: "C", lambda: "the header"))
 def check_context_choice(choice) -> str:
     """One of `CONTEXT_CHOICES`."""
     if choice not in CONTEXT_CHOICES:
         raise ExerciseFailed(f"answer with one of {', '.join(CONTEXT_CHOICES)} (a letter)")
-    if choice == "B":
+    if choice == "A":
         raise ExerciseFailed("the budget counts the characters of the chunks themselves: the context is indexed, "
                              "never sent. Hint: what does a row like '| 128 | 55.7 |' lack?")
     if choice == "C":
@@ -94,12 +107,21 @@ def _counted_from_one(prompt):
 
 
 @exercise("15.3", "a stand-in model for agentic sectioning", "implement", solution=solution_model,
-          wrong=(lambda: _every_block, lambda: _counted_from_one, lambda: lambda prompt: "no sections"))
+          wrong=(lambda: _every_block, lambda: _counted_from_one, lambda: lambda prompt: "no sections",
+                 lambda: lambda prompt: solution_model(prompt).split("\n")))
 def check_model(model) -> str:
     """`LLMSectioner(model)` must start one section at every FAQ question of the support document,
     exactly where the question's line starts."""
     support = load_document("support")
-    sections = LLMSectioner(model)(support.text, "text")
+
+    def replying(prompt: str) -> str:
+        reply = model(prompt)
+        if not isinstance(reply, str):
+            raise ExerciseFailed(f"your model returns a {type(reply).__name__}; a model returns its reply as one "
+                                 "str. Hint: join the '<number>: FAQ' lines with a line break.")
+        return reply
+
+    sections = LLMSectioner(replying)(support.text, "text")
     expected = [m.start() for m in re.finditer(r"^Q:", support.text, re.MULTILINE)]
     found = [s.start for s in sections]
     if found != expected:

@@ -108,17 +108,20 @@ def check_step_chunks(answer) -> str:
 
 #: Exercise 3's explanations of why keyword chunks and paragraph chunks measure alike.
 PARAGRAPH_CHOICES = {
-    "A": "Nearly every marker already starts a paragraph (a blank line comes before it), so the two chunkers cut at "
-         "many of the same places and keep an answer inside one chunk about as often.",
-    "B": "BM25 scores whole documents, so where the chunks end does not change what it retrieves.",
-    "C": "Keyword chunks are much longer than paragraph chunks, so fewer of them fit in the budget.",
-    "D": "The questions on these documents all cross a section boundary, which no chunker keeps whole.",
+    "A": "Nearly every marker already starts a paragraph (a blank line comes before it), so the two cut at "
+         "many of the same places and keep answers alike.",
+    "B": "BM25 scores whole documents rather than chunks, so where the chunks end does not change which text "
+         "it retrieves for a question.",
+    "C": "Keyword chunks are much longer than paragraph chunks, so fewer of them fit in the budget, which "
+         "cancels what their labels gain.",
+    "D": "The questions on these documents all cross a section boundary, which no chunker keeps whole, so "
+         "every chunker misses them alike.",
 }
 _PARAGRAPH_HINTS = {
     "B": "BM25 ranks chunks, and the fixed windows, ranked by the same BM25, do worse: boundaries matter.",
     "C": "look at size_mean in the chunkings table: keyword chunks are the smaller ones.",
-    "D": "then every chunker would miss them alike, yet at 2,000 characters both answer most test questions, and "
-         "fixed windows fewer.",
+    "D": "then every chunker would miss them alike, yet at 2,000 characters both answer most test questions, "
+         "and fixed windows fewer.",
 }
 
 

@@ -9,7 +9,7 @@ from ..formats.blocks import heading_trails
 from ..formats.corpus import load_document, load_questions
 from ..formats.parse import document_blocks
 from ..strategies import HtmlChunker, MarkdownChunker, RecursiveChunker
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 
 def tables_cut(chunk_size: int) -> int:
@@ -84,17 +84,37 @@ def _pops_once(headings):
     return trails
 
 
-#: A made-up outline whose last two headings climb back up, and the trail of each heading.
-_OUTLINE = [(1, "Guide"), (2, "Install"), (3, "Linux"), (4, "Debian"), (2, "Run"), (1, "Appendix")]
-_OUTLINE_TRAILS = [("Guide",), ("Guide", "Install"), ("Guide", "Install", "Linux"),
-                   ("Guide", "Install", "Linux", "Debian"), ("Guide", "Run"), ("Appendix",)]
+def _sliced_by_level(headings):
+    """A wrong answer: the trail cut to `level - 1` titles, as if no level were ever skipped."""
+    trails, trail = [], []
+    for level, title in headings:
+        trail = trail[: level - 1] + [title]
+        trails.append(tuple(trail))
+    return trails
+
+
+#: Made-up outlines and the trail of each heading: one whose last two headings climb back up, one
+#: that skips levels (an h4 right under an h1, then an h3), and one that starts below level 1.
+_OUTLINES = [
+    ([(1, "Guide"), (2, "Install"), (3, "Linux"), (4, "Debian"), (2, "Run"), (1, "Appendix")],
+     [("Guide",), ("Guide", "Install"), ("Guide", "Install", "Linux"), ("Guide", "Install", "Linux", "Debian"),
+      ("Guide", "Run"), ("Appendix",)]),
+    ([(1, "Manual"), (4, "Note"), (3, "Limits"), (4, "Memory")],
+     [("Manual",), ("Manual", "Note"), ("Manual", "Limits"), ("Manual", "Limits", "Memory")]),
+    ([(3, "Intro"), (2, "Setup"), (3, "Ports")], [("Intro",), ("Setup",), ("Setup", "Ports")]),
+]
 
 
 @exercise("08b.2", "the heading trail behind a breadcrumb", "implement", solution=solution_trails,
-          wrong=(lambda: _never_pops, lambda: _keeps_siblings, lambda: _pops_once))
+          wrong=(lambda: _never_pops, lambda: _keeps_siblings, lambda: _pops_once, lambda: _sliced_by_level,
+                 lambda: lambda headings: heading_trails(
+                     [b for name, fmt in (("manual", "markdown"), ("field_guide", "html")) for b in _headings(name, fmt)
+                      if (b.level, b.title) in headings][: len(headings)])))
 def check_trails(candidate) -> str:
-    """`candidate([(level, title), ...])` must give each heading's trail, as `heading_trails` does."""
-    cases = [("a made-up outline", _OUTLINE, _OUTLINE_TRAILS)]
+    """`candidate([(level, title), ...])` must give each heading's trail, as `heading_trails` does,
+    without calling it."""
+    candidate = refuse_library(candidate, heading_trails, what="heading_trails")
+    cases = [(f"made-up outline {i}", outline, trails) for i, (outline, trails) in enumerate(_OUTLINES, 1)]
     for name, fmt in (("manual", "markdown"), ("field_guide", "html")):
         blocks = _headings(name, fmt)
         cases.append((f"the {name}'s headings", [(b.level, b.title) for b in blocks], heading_trails(blocks)))
@@ -107,22 +127,24 @@ def check_trails(candidate) -> str:
                 raise ExerciseFailed(
                     f"on {label}, the heading {title!r} (level {level}) gets the trail {' > '.join(mine)!r}; it sits "
                     f"under {' > '.join(right[:-1]) or 'nothing'}. Hint: a new heading closes every open section "
-                    "of its own level or deeper, however many there are, before it opens its own.")
-    return "every trail matches, on the outline, the manual's headings and the field guide's."
+                    "of its own level or deeper, however many there are, before it opens its own; levels can be skipped.")
+    return "every trail matches, on the three outlines, the manual's headings and the field guide's."
 
 
 #: Exercise 3's explanations of why the structure-aware chunkers, indexed without their breadcrumb, do
 #: not measurably beat the cascade.
 TIE_CHOICES = {
-    "A": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
-         "paragraphs, which the cascade also keeps together. Where the two differ (tables, code, section "
-         "starts), few questions look.",
-    "B": "The structure-aware chunkers cut more prose sentences than the cascade.",
-    "C": "The structure-aware chunks are larger, so fewer of them fit in the budget.",
-    "D": "The parsers miss most headings of these documents, so the chunks are nearly the cascade's.",
+    "A": "The structure-aware chunkers cut more prose sentences than the cascade does, which undoes what they "
+         "gain by keeping tables whole.",
+    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
+         "paragraphs, which the cascade keeps too.",
+    "C": "The structure-aware chunks are larger than the cascade's, so fewer of them fit in the budget and the "
+         "reader gets fewer passages.",
+    "D": "The parsers miss most headings of these documents, so the structure-aware chunks end up nearly the "
+         "same as the cascade's chunks.",
 }
 _TIE_HINTS = {
-    "B": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",
+    "A": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",
     "C": "the budget view sends the same amount of text for every chunking, whatever the sizes: a chunk that "
          "does not fit is cut at the budget.",
     "D": "the from-scratch comparison shows the parser finding every heading the regex finds outside code.",
@@ -130,11 +152,11 @@ _TIE_HINTS = {
 
 
 def solution_tie_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("08b.3", "why is reading the markup not measurably better?", "explain", solution=solution_tie_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_tie_choice(choice) -> str:
     """One letter of `TIE_CHOICES`."""
     pick(choice, TIE_CHOICES, _TIE_HINTS, solution_tie_choice())

@@ -113,27 +113,30 @@ def check_snippet_modalities(modalities) -> str:
 #: Exercise 3's explanations of why the modality chunker shows no measurable difference from the
 #: recursive splitter, when it beats size-matched fixed windows.
 RECURSIVE_CHOICES = {
-    "A": "The recursive splitter cuts at paragraph breaks, then line breaks, before anything smaller, so it "
-         "also keeps almost every table row and code line whole; the two chunkings answer mostly the same "
-         "questions, and the ones they disagree on go both ways.",
-    "B": "The recursive splitter's chunks are larger, so at the same budget it sends more text.",
-    "C": "BM25 ignores table markup, so keeping tables whole cannot matter to it.",
-    "D": "The recursive splitter indexes each chunk's context and the modality chunker does not.",
+    "A": "The recursive splitter indexes each chunk's context in front of it and the modality chunker does "
+         "not, which evens out table questions.",
+    "B": "The recursive splitter's chunks are larger on average, so at the same budget it sends more text and "
+         "catches the answers the other keeps.",
+    "C": "BM25 ignores table markup such as pipes and dashes, so keeping a table whole cannot change which "
+         "chunk it ranks first for a question.",
+    "D": "The recursive splitter cuts at paragraphs, then lines, so it also keeps nearly every table row and "
+         "code line whole; where the two differ, it goes both ways.",
 }
 _RECURSIVE_HINTS = {
-    "B": "the budget view sends the same amount of text for every chunking, and both have a mean size near 430.",
+    "A": "the recursive splitter sets no context; the modality rows are measured with and without theirs.",
+    "B": "the budget view sends the same amount of text for every chunking, and both have a mean size near "
+         "430.",
     "C": "against size-matched fixed windows, which cut table rows, the modality chunker answers measurably "
          "more table questions at 2,000 characters.",
-    "D": "the recursive splitter sets no context; the modality rows are measured with and without theirs.",
 }
 
 
 def solution_recursive_choice() -> str:
-    return "A"
+    return "D"
 
 
 @exercise("05.3", "why no win over the recursive splitter?", "explain", solution=solution_recursive_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "C"))
 def check_recursive_choice(choice) -> str:
     """One letter of `RECURSIVE_CHOICES`."""
     pick(choice, RECURSIVE_CHOICES, _RECURSIVE_HINTS, solution_recursive_choice())

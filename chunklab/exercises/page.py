@@ -78,26 +78,29 @@ def check_citation(candidate) -> str:
 
 #: Exercise 3's explanations of why carrying keeps no cross-page answer of the paper whole.
 CARRY_CHOICES = {
-    "A": "Where a sentence of the paper runs on to the next page, a footnote sits between it and the page break, "
-         "and the footnote ends with a full stop: the chunker reads only a page's last line, so it never sees a page "
-         "stop mid-sentence. (The other two answers cross a break where a sentence ends: nothing to carry.)",
-    "B": "The paper has no running header or footer, so there is nothing to strip and nothing to carry over.",
-    "C": "The paper's pages are longer than chunk_size, and the size cap cuts every carried sentence off again.",
-    "D": "Carrying only works on text that read_pdf extracted; the paper is plain text.",
+    "A": "The paper's pages are longer than chunk_size, and the size cap cuts every carried sentence off again "
+         "right after the page break.",
+    "B": "The paper has no running header or footer, so there is nothing to strip between pages and nothing "
+         "for a sentence to carry over.",
+    "C": "Where a sentence runs on to the next page, a footnote ending in a full stop sits before the break, "
+         "and the chunker reads only a page's last line.",
+    "D": "Carrying only works on text that read_pdf extracted from a PDF file; the paper is plain text with "
+         "form feeds, so nothing is carried.",
 }
 _CARRY_HINTS = {
-    "B": "the chunker finds a running title on most pages and a page number on each: print the paper's furniture.",
-    "C": "look at page_layout(paper.text).open_ends: the chunker never decides to carry in the first place.",
+    "A": "look at page_layout(paper.text).open_ends: the chunker never decides to carry in the first place.",
+    "B": "the chunker finds a running title on most pages and a page number on each: print the paper's "
+         "furniture.",
     "D": "the chunker sees only a string with form feeds; where it came from does not matter.",
 }
 
 
 def solution_carry_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("13.3", "why does carrying not help on the paper?", "explain", solution=solution_carry_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_carry_choice(choice) -> str:
     """One letter of `CARRY_CHOICES`."""
     pick(choice, CARRY_CHOICES, _CARRY_HINTS, solution_carry_choice())

@@ -4,9 +4,9 @@ break, and why a PDF's extracted text turns paragraph chunking into sentence pac
 from __future__ import annotations
 
 from ..formats.corpus import load_document
-from ..strategies import ParagraphChunker
+from ..strategies import ParagraphChunker, paragraph
 from ..text.paragraphs import paragraph_spans
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: The minimum sizes exercise 1's check tries.
 MERGE_SIZES = (0, 100, 200, 400)
@@ -46,10 +46,17 @@ def _forward_without_last(text: str, spans: list[tuple[int, int]], min_size: int
 
 
 @exercise("03.1", "merge forward, from scratch", "implement", solution=solution_merge,
-          wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans)))
+          wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans),
+                 lambda: lambda text, spans, min_size: [(c.start, c.end) for c in ParagraphChunker(
+                     min_chunk_size=min_size, chunk_size=max(len(text), min_size + 1))(text)]))
 def check_merge(candidate) -> str:
     """`candidate(text, spans, min_size)` must give the library's chunks on the agreement for every
-    size in `MERGE_SIZES` (with `chunk_size` out of the way)."""
+    size in `MERGE_SIZES` (with `chunk_size` out of the way), and nothing for no spans, without
+    running ParagraphChunker."""
+    candidate = refuse_library(candidate, paragraph, what="ParagraphChunker")
+    if list(candidate("", [], 200)) != []:
+        raise ExerciseFailed("for a text with no paragraph (spans=[]) your function returns chunks. Hint: the "
+                             "loop has nothing to merge; what is left to return?")
     agreement = load_document("agreement").text
     spans = paragraph_spans(agreement)
     for min_size in MERGE_SIZES:
@@ -102,17 +109,21 @@ def check_breaks(answer) -> str:
 
 #: Exercise 3's explanations of why nearly every chunk of the PDF report is a piece of a cut paragraph.
 REPORT_CHOICES = {
-    "A": "ParagraphChunker treats every line break as a paragraph break, and the report's lines are short.",
-    "B": "The text extracted from the PDF ends every printed line with a line break and has a blank line only "
-         "between pages, so each 'paragraph' the blank-line rule finds is a whole page, longer than chunk_size; "
-         "each page is then packed into pieces of whole sentences.",
-    "C": "A PDF has no sentences, so ParagraphChunker falls back to fixed-size windows.",
-    "D": "min_chunk_size merges the report's short paragraphs into chunks that are then too big and get cut.",
+    "A": "ParagraphChunker treats every single line break as a paragraph break, and the report's printed lines "
+         "are short, so every line is cut off.",
+    "B": "Extracted PDF text has blank lines only between pages, so each blank-line 'paragraph' is a whole "
+         "page, longer than chunk_size, packed into pieces.",
+    "C": "A PDF has no sentence punctuation the splitter trusts, so ParagraphChunker falls back to fixed-size "
+         "windows and marks each of them cut.",
+    "D": "min_chunk_size merges the report's many short paragraphs into chunks that grow too big, and those "
+         "are then cut again to chunk_size.",
 }
 _REPORT_HINTS = {
-    "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would be cut.",
+    "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would "
+         "be cut.",
     "C": "the pieces are cut between sentences (notebook 02's packing), not at fixed sizes.",
-    "D": "merging never makes a chunk bigger than chunk_size; cut marks the pieces of one paragraph that was too big.",
+    "D": "merging never makes a chunk bigger than chunk_size; cut marks the pieces of one paragraph that was "
+         "too big.",
 }
 
 

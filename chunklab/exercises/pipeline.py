@@ -8,6 +8,7 @@ import `chunklab.pipeline` (the two packages are independent layers).
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -41,13 +42,16 @@ def solution_command(folder, out):
 ))
 def check_command(command) -> str:
     """`command(folder, out)` must be the arguments of ``chunklab chunk`` (without ``chunklab``) that write
-    windows of 120 words overlapping by 20 words for every file in `folder` to `out`."""
+    windows of 120 words overlapping by 20 words for every file in `folder` to `out`: a list of
+    strings, or one string that a shell would split into them."""
     with tempfile.TemporaryDirectory(prefix="chunklab-exercise-") as tmp:
         folder, out = Path(tmp) / "docs", Path(tmp) / "words.jsonl"
         folder.mkdir()
         doc = load_document("lab_notes")
         shutil.copy(doc.path, folder / "lab_notes.md")
-        args = [str(a) for a in command(folder, out)]
+        given = command(folder, out)
+        # A command written as one line, as in a terminal, is split as a shell would split it.
+        args = shlex.split(given) if isinstance(given, str) else [str(a) for a in given]
         if args[:1] == ["chunklab"]:
             raise ExerciseFailed("leave out the leading 'chunklab': the list starts with the subcommand, 'chunk'")
         done = _run([*args, "--no-progress"])
@@ -98,16 +102,18 @@ def check_filter_choice(choice) -> str:
 
 #: Exercise 3's explanations of why the cluster's first run took longer than one process.
 DASK_CHOICES = {
-    "A": "The work is small, and the cluster adds costs one process does not pay: each worker imports chunklab "
-         "and receives the chunker on its first task, and every task is scheduled and its documents and records "
-         "are sent between processes.",
-    "B": "The two workers share one core, so the cluster runs at half speed.",
-    "C": "Dask chunks every document twice, once per worker, and keeps the first result.",
-    "D": "The cluster chunks with a different, slower chunker than the one in this process.",
+    "A": "The work is small, and a cluster adds costs one process never pays: workers import chunklab, and "
+         "every task's data crosses processes.",
+    "B": "The two workers share a single core between them, so the cluster runs at half speed and every file "
+         "takes twice as long to chunk.",
+    "C": "Dask chunks every document twice, once on each worker, and keeps only the first result it receives, "
+         "which doubles the work.",
+    "D": "The cluster chunks with a different, slower chunker than the one in this process, rebuilt on each "
+         "worker from its defaults.",
 }
 _DASK_HINTS = {
-    "B": "even at half speed, the work would take twice as long as in this process, not many times as long; and "
-         "the second run on the same cluster is faster than the first.",
+    "B": "even at half speed, the work would take twice as long as in this process, not many times as long; "
+         "and the second run on the same cluster is faster than the first.",
     "C": "each partition goes to one worker; the cluster's records are the in-process ones, each exactly once.",
     "D": "the chunker is pickled and sent to the workers: the same object with the same parameters, and the "
          "records are identical.",

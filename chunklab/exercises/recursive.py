@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from ..core import ParameterError
 from ..evaluation.metrics import excerpts_kept_whole
 from ..formats.corpus import list_documents, load_document, load_questions
 from ..strategies import FixedSizeChunker, RecursiveChunker
@@ -69,12 +70,16 @@ def solution_separators() -> tuple[str, ...]:
 
 
 @exercise("08a.2", "separators for code", "predict", solution=solution_separators,
-          wrong=(lambda: LEVELS, lambda: ("def ", "paragraph", "line", "word"), lambda: ("line", "word")))
+          wrong=(lambda: LEVELS, lambda: ("def ", "paragraph", "line", "word"), lambda: ("line", "word"),
+                 lambda: ("\ndef ", "paragraphs", "lines", "words")))
 def check_separators(separators) -> str:
     """A `separators` tuple with which every function of `MODULE` lies whole in one chunk."""
     if isinstance(separators, str) or not all(isinstance(s, str) and s for s in separators):
         raise ExerciseFailed("answer with a tuple of non-empty strings, e.g. ('paragraph', 'line', 'word')")
-    split = split_functions(separators)
+    try:
+        split = split_functions(separators)
+    except ParameterError as error:
+        raise ExerciseFailed(f"{error}. Hint: the level names are {', '.join(LEVELS)}.") from None
     if split:
         raise ExerciseFailed(
             f"{len(split)} functions are still split across chunks: {split}. Hint: a blank line inside a function "
@@ -86,26 +91,28 @@ def check_separators(separators) -> str:
 
 #: Exercise 3's explanations of why overlap adds so little to the recursive cascade.
 OVERLAP_CHOICES = {
-    "A": "The cascade's boundaries already fall at paragraph and sentence ends, so few answers are cut by a "
-         "boundary at all; overlap only rescues the answers a boundary cuts, and at a fixed budget the "
-         "repeated text is paid for again.",
-    "B": "BM25 indexes repeated text only once, so the overlapping strips are invisible to it.",
-    "C": "With overlap, chunks grow past chunk_size, and the budget cuts them.",
-    "D": "The overlap strip starts at an arbitrary character, often inside a word, which spoils the match.",
+    "A": "With overlap, the chunks grow past chunk_size by the length of the strip, and the budget then cuts "
+         "the oversized chunks at their end.",
+    "B": "BM25 indexes repeated text only once per document, so the overlapping strips are invisible to it and "
+         "cannot change what it ranks.",
+    "C": "The cascade already cuts at paragraph and sentence ends, so few answers are cut at all; overlap "
+         "rescues only those, and the repeats cost budget.",
+    "D": "The overlap strip starts at an arbitrary character, often inside a word, and the broken word at its "
+         "start spoils the BM25 match.",
 }
 _OVERLAP_HINTS = {
+    "A": "the size contract holds with overlap: pieces are cut to chunk_size - chunk_overlap to leave room.",
     "B": "every chunk is indexed on its own, overlap and all: the strip is indexed twice, not once.",
-    "C": "the size contract holds with overlap: pieces are cut to chunk_size - chunk_overlap to leave room.",
     "D": "the strip starts at the strongest boundary inside it: a paragraph, line, sentence or word start.",
 }
 
 
 def solution_overlap_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("08a.3", "why does overlap add so little?", "explain", solution=solution_overlap_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_overlap_choice(choice) -> str:
     """One letter of `OVERLAP_CHOICES`."""
     pick(choice, OVERLAP_CHOICES, _OVERLAP_HINTS, solution_overlap_choice())

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..strategies import semantic
 from ..strategies.semantic import breakpoints, optimal_segments
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 #: Exercise 1's cases: ``(distances, z)``. Random curves, ties at the cut-off, a flat curve, a short curve.
 _RNG = np.random.default_rng(4)
@@ -16,6 +17,7 @@ _STD_CASES = [
     (np.array([0.0, 0.0, 1.0, 1.0]), 0.0),
     (np.array([0.1, 0.3, 0.2, 0.9, 0.25, 0.15]), 1.0),
     (np.array([0.0, 0.0, 0.0, 0.8, 1.0]), 0.9),  # 0.8 lies between the population and the sample cut-off
+    (np.array([0.7]), 0.0),  # one gap: two sentences
 ]
 
 
@@ -27,10 +29,12 @@ def solution_std_dev_breakpoints(distances, z):
 @exercise("04.1", "the standard-deviation rule", "implement", solution=solution_std_dev_breakpoints,
           wrong=(lambda: lambda d, z: np.flatnonzero(1 - np.asarray(d) > np.mean(1 - np.asarray(d)) + z * np.std(d)),
                  lambda: lambda d, z: np.flatnonzero(np.asarray(d) >= np.mean(d) + z * np.std(d)),
-                 lambda: lambda d, z: np.flatnonzero(np.asarray(d) > np.mean(d) + z * np.std(d, ddof=1))))
+                 lambda: lambda d, z: np.flatnonzero(np.asarray(d) > np.mean(d) + z * np.std(d, ddof=1)),
+                 lambda: lambda d, z: breakpoints(np.asarray(d, dtype=float), "std_dev", z)[0]))
 def check_std_dev_breakpoints(candidate) -> str:
     """`candidate(distances, z)` must return the indices of the breakpoint gaps, as the library's
-    ``breakpoints(distances, "std_dev", z)`` does."""
+    ``breakpoints(distances, "std_dev", z)`` does, without calling it."""
+    candidate = refuse_library(candidate, semantic, what="breakpoints")
     for distances, z in _STD_CASES:
         got = [int(i) for i in candidate(distances.copy(), z)]
         expected = breakpoints(distances, "std_dev", z)[0].tolist()
@@ -46,28 +50,30 @@ def check_std_dev_breakpoints(candidate) -> str:
 
 #: Exercise 2's explanations of why semantic chunking beats fixed windows but not the recursive splitter.
 SURPRISE_CHOICES = {
-    "A": "Fixed windows end wherever 600 characters run out, cutting words and sentences; recursive and semantic "
-         "chunks end between sentences. Most of the gain over fixed windows comes from not cutting an answer, "
-         "which the recursive splitter gets without a single embedding.",
-    "B": "Semantic chunks are bigger than fixed windows, so each one holds more of an answer.",
-    "C": "BM25 compares embeddings, so chunks cut where the meaning changes match the question better.",
-    "D": "The test questions were written with semantic chunks in mind.",
+    "A": "BM25 compares the embeddings of the question and of each chunk, so chunks cut where the meaning "
+         "changes match the question better.",
+    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer and fewer "
+         "answers are cut at its edges.",
+    "C": "Fixed windows end wherever 600 characters run out, cutting sentences; recursive and semantic chunks "
+         "end between sentences, and that is most of the gain.",
+    "D": "The test questions were written after looking at semantic chunks, so their golden answers happen to "
+         "line up with semantic boundaries.",
 }
 _SURPRISE_HINTS = {
-    "B": "every row sends the same budget whatever the chunk sizes, and the semantic chunks are smaller on average "
-         "than the fixed windows (the chunkings table).",
-    "C": "BM25 counts the question's words in each chunk; it never sees an embedding.",
-    "D": "each golden answer is a span of the document fixed before any chunking; and the recursive splitter, which "
-         "knows nothing of meaning, does as well as the semantic chunkers.",
+    "A": "BM25 counts the question's words in each chunk; it never sees an embedding.",
+    "B": "every row sends the same budget whatever the chunk sizes, and the semantic chunks are smaller on "
+         "average than the fixed windows (the chunkings table).",
+    "D": "each golden answer is a span of the document fixed before any chunking; and the recursive splitter, "
+         "which knows nothing of meaning, does as well as the semantic chunkers.",
 }
 
 
 def solution_surprise_choice() -> str:
-    return "A"
+    return "C"
 
 
 @exercise("04.2", "why no better than recursive?", "explain", solution=solution_surprise_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "D"))
 def check_surprise_choice(choice) -> str:
     """One letter of `SURPRISE_CHOICES`."""
     pick(choice, SURPRISE_CHOICES, _SURPRISE_HINTS, solution_surprise_choice())

@@ -8,8 +8,12 @@ import re
 from ..caches import cached
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
+from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
+
+#: The library's sentence splitters, which an answer to exercise 1 may not call.
+_LIBRARY_SPLITTERS = ("chunklab.text.sentences", "chunklab.text.regex_sentences", "chunklab.strategies.sentence")
 
 #: The boundary F1 a splitter must reach on the English gold set (``text.split(". ")`` scores 0.71).
 TARGET_F1 = 0.80
@@ -48,10 +52,13 @@ def _gold():
 @exercise("02.1", "beat the naive split", "implement", solution=solution_splitter,
           wrong=(lambda: naive_spans,
                  lambda: lambda text: [(0, len(text))],
-                 lambda: lambda text: [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)]))
+                 lambda: lambda text: [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)],
+                 lambda: lambda text: sentence_spans(text),
+                 lambda: lambda text: [(c.start, c.end) for c in SentenceChunker(chunk_size=1)(text)]))
 def check_splitter(candidate) -> str:
     """`candidate(text)` must return sorted, non-overlapping spans inside the text, and reach
-    `TARGET_F1` on the gold set."""
+    `TARGET_F1` on the gold set, without calling the library's sentence splitters."""
+    candidate = refuse_library(candidate, *_LIBRARY_SPLITTERS, what="sentence splitter")
     gold = _gold()
     predicted = []
     for passage in gold:
@@ -115,26 +122,29 @@ def check_long_sentence(answer) -> str:
 
 #: Exercise 3's explanations of why almost every chunk of the CSV file is a piece of a cut sentence.
 CSV_CHOICES = {
-    "A": "Its rows hardly ever end with a full stop, and a single line break does not end a sentence, so the "
-         "splitter finds a handful of 'sentences' thousands of characters long, and each is cut to chunk_size at "
-         "word boundaries, as a fixed-size window would cut it.",
-    "B": "SentenceChunker recognises CSV input and hands it to FixedSizeChunker instead.",
-    "C": "Every row of a table is cut into its cells, so each cell becomes a piece.",
-    "D": "The regex splitter ends a sentence at every comma in a CSV file.",
+    "A": "The regex splitter treats every comma of a CSV file as the end of a sentence, so each field becomes "
+         "a tiny piece that is marked as cut.",
+    "B": "SentenceChunker recognises CSV input from its commas and header line and hands the file to "
+         "FixedSizeChunker, whose windows cut rows.",
+    "C": "Every row of a table is first split into its cells, so each cell becomes a piece of its own, and "
+         "such a piece is always marked as cut.",
+    "D": "Its rows rarely end with a full stop and a single line break ends no sentence, so the splitter finds "
+         "a few huge 'sentences', each cut at word boundaries.",
 }
 _CSV_HINTS = {
-    "B": "SentenceChunker looks at no format; the pieces come from its own rule for a sentence longer than chunk_size.",
+    "A": "then the sentences would be tiny, and nothing would need cutting.",
+    "B": "SentenceChunker looks at no format; the pieces come from its own rule for a sentence longer than "
+         "chunk_size.",
     "C": "nothing splits a row into cells here; look at the longest sentence the failure-mode table reports.",
-    "D": "then the sentences would be tiny, and nothing would need cutting.",
 }
 
 
 def solution_csv_choice() -> str:
-    return "A"
+    return "D"
 
 
 @exercise("02.3", "why does sentence chunking fail on CSV?", "explain", solution=solution_csv_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "C"))
 def check_csv_choice(choice) -> str:
     """One letter of `CSV_CHOICES`."""
     pick(choice, CSV_CHOICES, _CSV_HINTS, solution_csv_choice())

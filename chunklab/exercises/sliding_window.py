@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 
-from ..strategies import SlidingWindowChunker
-from . import ExerciseFailed, exercise, pick
+from ..strategies import SlidingWindowChunker, sliding
+from . import ExerciseFailed, exercise, pick, refuse_library
 
-#: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim.
-_COUNT_CASES = [(1, 5, 5), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20), (1000, 64, 1), (37203, 600, 150)]
+#: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim. Besides exact and
+#: inexact fits: an empty text, and texts shorter than one window with a stride shorter than it.
+_COUNT_CASES = [(0, 10, 3), (1, 5, 5), (1, 10, 3), (7, 10, 3), (10, 10, 3), (11, 10, 3), (100, 30, 20), (101, 30, 20),
+                (1000, 64, 1), (37203, 600, 150)]
 
 
 def _windows(n: int, window: int, stride: int) -> int:
@@ -17,21 +19,28 @@ def _windows(n: int, window: int, stride: int) -> int:
 
 
 def solution_window_count(n: int, window: int, stride: int) -> int:
+    if n == 0:
+        return 0  # an empty text has no window
     return 1 if n <= window else math.ceil((n - window) / stride) + 1
 
 
 @exercise("06.1", "how many windows?", "implement", solution=solution_window_count,
           wrong=(lambda: lambda n, window, stride: math.ceil(n / stride),
-                 lambda: lambda n, window, stride: max(1, (n - window) // stride + 1)))
+                 lambda: lambda n, window, stride: max(1, (n - window) // stride + 1),
+                 lambda: lambda n, window, stride: math.ceil((n - window) / stride) + 1,
+                 lambda: lambda n, window, stride: 1 if n <= window else math.ceil((n - window) / stride) + 1,
+                 lambda: lambda n, window, stride: _windows(n, window, stride)))
 def check_window_count(candidate) -> str:
-    """`candidate(n, window, stride)` must give the number of windows on every case."""
+    """`candidate(n, window, stride)` must give the number of windows on every case, without running
+    the chunker."""
+    predict = refuse_library(candidate, sliding, what="sliding-window chunker")
     for n, window, stride in _COUNT_CASES:
-        got, expected = candidate(n, window, stride), _windows(n, window, stride)
+        got, expected = predict(n, window, stride), _windows(n, window, stride)
         if got != expected:
             raise ExerciseFailed(
                 f"for n={n}, window={window}, stride={stride} your function says {got} windows, the chunker makes "
                 f"{expected}. Hint: the last window is the first one that reaches the end of the text; where does "
-                "the k-th window (from 0) end?"
+                "the k-th window (from 0) end? And a text shorter than one window, or an empty one?"
             )
     return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
 
@@ -81,26 +90,28 @@ def check_safe_stride(stride) -> str:
 
 #: Exercise 3's explanations of why stride 150 answers fewer questions than stride 300 at 2,000 characters.
 DUPLICATE_CHOICES = {
-    "A": "Windows 150 characters apart overlap by three quarters, so the best-ranked windows are mostly one "
-         "passage shifted: the budget pays again for text already sent and holds fewer distinct passages.",
-    "B": "With four copies of every word in the index, BM25's document frequencies grow and it ranks the "
-         "right window lower.",
-    "C": "A smaller stride makes smaller windows, so fewer answers fit inside one.",
-    "D": "The budget counts each character once, so stride 150 is sent more text, and more of it is noise.",
+    "A": "With four copies of every word in the index, BM25's document frequencies grow, so it ranks the "
+         "window that holds the answer lower.",
+    "B": "Windows 150 characters apart overlap by three quarters, so the top-ranked windows are mostly one "
+         "passage shifted: the budget pays again for text sent.",
+    "C": "A smaller stride also makes the windows smaller, so fewer answers fit inside a single window and "
+         "more of them are cut at its edges.",
+    "D": "The budget counts each character once however often it is sent, so stride 150 is sent more text in "
+         "all, and more of it is noise.",
 }
 _DUPLICATE_HINTS = {
-    "B": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",
+    "A": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",
     "C": "both chunkings have windows of 600 characters (compare the size_mean of their chunkings).",
     "D": "the budget pays for every character sent, repeats included; every row sends exactly the budget.",
 }
 
 
 def solution_duplicate_choice() -> str:
-    return "A"
+    return "B"
 
 
 @exercise("06.3", "why does a smaller stride answer fewer?", "explain", solution=solution_duplicate_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "C", lambda: "D"))
 def check_duplicate_choice(choice) -> str:
     """One letter of `DUPLICATE_CHOICES`."""
     pick(choice, DUPLICATE_CHOICES, _DUPLICATE_HINTS, solution_duplicate_choice())

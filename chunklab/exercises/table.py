@@ -56,6 +56,11 @@ def check_table_frame(candidate) -> str:
             f"in the column '{lab.loc['256'].idxmax()}'.")
 
 
+#: A made-up text for exercise 2: columns kept apart by exactly two spaces, by a tab, by a run of
+#: spaces, and a line where single spaces separate words.
+ALIGNED_TEXT = "Station  Depth\nNorth  12\nSouth\t9\nWest      31\nA line of prose with single spaces.\n"
+
+
 def solution_aligned_rows(text):
     # a character, then a tab or two spaces (and any more whitespace), then a character
     return [(s, e) for s, e in line_spans(text) if re.search(r"\S(\t| {2})\s*\S", text[s:e])]
@@ -63,13 +68,14 @@ def solution_aligned_rows(text):
 
 @exercise("09.2", "see a table no parser sees", "implement", solution=solution_aligned_rows,
           wrong=(lambda: lambda text: [(s, e) for s, e in line_spans(text) if re.search(r"\S {2,}\S", text[s:e])],
+                 lambda: lambda text: [(s, e) for s, e in line_spans(text) if re.search(r"\S(\t| {3,})\s*\S", text[s:e])],
                  lambda: lambda text: [(s, e) for s, e in line_spans(text) if re.search(r"\S\s\S", text[s:e])],
                  lambda: lambda text: [m.span() for m in re.finditer(r".+", text) if re.search(r"\S(\t| {2})\s*\S", m.group())]))
 def check_aligned_rows(candidate) -> str:
     """`candidate(text)` must return the spans of the lines where a tab or two spaces separate text."""
     found = {}
-    for name in ("article", "minutes"):
-        text = load_document(name).text
+    for name, text in (("made-up text", ALIGNED_TEXT), *((name, load_document(name).text) for name in
+                                                          ("article", "minutes"))):
         got, expected = [tuple(span) for span in candidate(text)], solution_aligned_rows(text)
         if got != expected:
             extra = [text[s:e][:60] for s, e in got if (s, e) not in set(expected)]
@@ -78,7 +84,7 @@ def check_aligned_rows(candidate) -> str:
             raise ExerciseFailed(
                 f"on the {name} you return {len(got)} lines, {len(expected)} qualify;{example}. Hint: the article "
                 "aligns its columns with runs of spaces, the minutes separate them with tabs; a single space "
-                "separates words everywhere. Use the trimmed spans of line_spans.")
+                "separates words everywhere, and two spaces are already a gap. Use the trimmed spans of line_spans.")
         found[name] = expected
     article = load_document("article").text
     first, last = found["article"][0], found["article"][-1]

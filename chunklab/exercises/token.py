@@ -6,9 +6,10 @@ from __future__ import annotations
 from ..formats.corpus import load_document
 from ..models.resources import MINILM_MAX_TOKENS
 from ..strategies import TokenChunker
+from ..evaluation import truncation
 from ..evaluation.truncation import MINILM_SPECIAL_TOKENS, model_token_count, unread_chars
 from ..text.length import token_spans
-from . import ExerciseFailed, exercise, pick
+from . import ExerciseFailed, exercise, pick, refuse_library
 
 
 def _overflowing(size: int, text: str) -> int:
@@ -70,9 +71,11 @@ def _reading_with_room(room: int):
 
 @exercise("10.2", "where does MiniLM stop reading?", "implement", solution=solution_read_to,
           wrong=(lambda: _reading_with_room(256), lambda: _reading_with_room(255),
-                 lambda: lambda text: min(len(text), 4 * 254)))
+                 lambda: lambda text: min(len(text), 4 * 254), lambda: lambda text: len(text) - unread_chars(text)))
 def check_read_to(candidate) -> str:
-    """`candidate(text)` must give the offset where MiniLM's reading of `text` ends, on every case."""
+    """`candidate(text)` must give the offset where MiniLM's reading of `text` ends, on every case,
+    without calling the library's truncation helpers."""
+    candidate = refuse_library(candidate, truncation, what="truncation helpers")
     for label, text in _read_to_cases():
         got, expected = candidate(text), len(text) - unread_chars(text)
         if got != expected:
@@ -86,26 +89,29 @@ def check_read_to(candidate) -> str:
 
 #: Exercise 3's explanations of why the stations CSV holds so few characters per token.
 CSV_CHOICES = {
-    "A": "Every comma, hyphen and decimal point is a token of its own, and numbers are cut into pieces of "
-         "one to three digits, where prose spends one token on a whole common word.",
-    "B": "The CSV file holds more whitespace than prose, and every space costs a token.",
-    "C": "The tokenizers lower-case the text first, and upper-case station codes become unknown tokens.",
-    "D": "The header line is repeated before every row, so its column names are counted again and again.",
+    "A": "The header line is repeated in front of every row by the tokenizer, so the column names are counted "
+         "again for each record.",
+    "B": "The CSV file holds more whitespace than prose, between fields and at line ends, and every single "
+         "space costs the tokenizer a token.",
+    "C": "The tokenizers lower-case the text first, so the upper-case station codes become unknown tokens "
+         "spelled out letter by letter.",
+    "D": "Every comma, hyphen and decimal point is a token of its own, and numbers are cut into pieces of one "
+         "to three digits; prose spends one token on a word.",
 }
 _CSV_HINTS = {
+    "A": "print the first lines of load_document('stations').text: the header is there once.",
     "B": "WordPiece drops whitespace (it only splits there), and cl100k glues a space to the word after it. "
          "Look at the tokens of one row: token_spans(row, 'minilm').",
     "C": "cl100k keeps case and finds the same outlier; tokenize one row and look at which pieces are short.",
-    "D": "print the first lines of load_document('stations').text: the header is there once.",
 }
 
 
 def solution_csv_choice() -> str:
-    return "A"
+    return "D"
 
 
 @exercise("10.3", "why does a CSV file cost so many tokens?", "explain", solution=solution_csv_choice,
-          wrong=(lambda: "B", lambda: "C", lambda: "D"))
+          wrong=(lambda: "A", lambda: "B", lambda: "C"))
 def check_csv_choice(choice) -> str:
     """One letter of `CSV_CHOICES`."""
     pick(choice, CSV_CHOICES, _CSV_HINTS, solution_csv_choice())

@@ -95,7 +95,9 @@ class HierarchicalChunker(UnitSized, Chunker):
     of the same or a higher rank. A section's own text (its heading and what comes before its first
     subsection) is cut into pieces of at most `chunk_size` units, whole blocks packed together
     (`chunklab.strategies.sections.section_pieces`); a section with no subsections whose text fits one piece is
-    itself a leaf, and a heading directly followed by its first subsection has no piece of its own.
+    itself a leaf, and a heading directly followed by its first subsection is a piece of its own: every
+    level (the leaves, the sections at each depth) covers every character of the text exactly once
+    (in HTML, of its content blocks).
 
     Semantic parents (``parents="semantic"``): headings are ignored; consecutive blocks are grouped
     under one parent until two neighbours are less similar (cosine of their embeddings) than
@@ -213,7 +215,6 @@ def _tree(
 def _sections(text: str, root: Node, headings: Sequence[Block], pieces: _Pieces) -> None:
     """Build the section tree under `root` from `headings`, then cut each section's own text."""
     stack: list[tuple[int, Node]] = [(0, root)]
-    heading_end = {id(root): root.start}
     for heading in headings:
         while len(stack) > 1 and stack[-1][0] >= heading.level:
             _close(text, stack.pop()[1], heading.start)
@@ -221,13 +222,11 @@ def _sections(text: str, root: Node, headings: Sequence[Block], pieces: _Pieces)
         node = Node("", "section", parent.depth + 1, heading.start, root.end, heading.title,
                     (*parent.breadcrumb, heading.title), parent=parent)
         parent.children.append(node)
-        # A clause line titled by its number alone ("4.2 The Supplier shall ...") is text, not a title.
-        heading_end[id(node)] = heading.start if heading.title == heading.attrs.get("marker") else heading.end
         stack.append((heading.level, node))
     while len(stack) > 1:
         _close(text, stack.pop()[1], root.end)
     for node in list(root.walk()):
-        _add_pieces(text, node, heading_end[id(node)], pieces)
+        _add_pieces(text, node, pieces)
 
 
 def _close(text: str, node: Node, at: int) -> None:
@@ -235,14 +234,15 @@ def _close(text: str, node: Node, at: int) -> None:
     node.end = trim_span(text, node.start, at)[1]
 
 
-def _add_pieces(text: str, node: Node, heading_end: int, pieces: _Pieces) -> None:
+def _add_pieces(text: str, node: Node, pieces: _Pieces) -> None:
     """Cut the node's own text (its heading and what precedes its first subsection) into leaves.
 
     A section without subsections whose text is one piece becomes a leaf itself (its span the
-    piece's), and a section whose own text is only its heading line gets no piece.
+    piece's); a section whose own text is only its heading line gets that line as its one piece, so
+    that every level of the tree covers the whole text.
     """
     own_end = trim_span(text, node.start, node.children[0].start if node.children else node.end)[1]
-    if node.children and own_end <= heading_end:
+    if own_end <= node.start:  # nothing before the first subsection (a document that opens with one)
         return
     cut = pieces(node.start, own_end)
     if node.kind == "section" and not node.children and len(cut) <= 1:

@@ -304,12 +304,21 @@ class RecursiveChunker(UnitSized, Chunker):
         self.validate()
 
     def check(self) -> None:
-        """Overlap must leave room for new text; separators must be non-empty strings."""
+        """Overlap must leave room for new text; separators must be non-empty strings, and a bare word
+        must be a level name (a misspelt one, ``"lines"``, would otherwise be a literal that never
+        occurs): a literal word is written with the space around it (``" and "``)."""
         self.require_smaller("chunk_overlap", "chunk_size")
         if not self.separators or not all(self.separators):
             raise ParameterError(
                 f"RecursiveChunker: parameter 'separators' must be a non-empty tuple of non-empty strings "
                 f"(level names {list(LEVELS)} or literal separators), got {self.separators!r}"
+            )
+        unknown = [s for s in self.separators if s.isalpha() and s not in LEVELS]
+        if unknown:
+            raise ParameterError(
+                f"RecursiveChunker: parameter 'separators' holds {unknown[0]!r}, which is no level name: the level "
+                f"names are {list(LEVELS)}; to cut at a word literally, write it with the space around it "
+                f"({' ' + unknown[0] + ' '!r})"
             )
 
     def spans(self, text: str) -> list[ChunkSpan]:

@@ -140,7 +140,8 @@ def sentence_spans(
       months, company suffixes, times, Latin...), with inline list items as units; see
       `chunklab.text.regex_sentences` and `chunklab.text.sentence_rules`. Fast, dependency-free.
     * ``"pysbd"``: pySBD's rule-based segmenter (a port of the Pragmatic Segmenter) with its
-      character spans, trimmed; text its spans leave out (pySBD sometimes cannot find a sentence
+      character spans, trimmed; it reads a list item with its marker (pySBD has list rules of its
+      own), so on text without table rows it gives exactly pySBD's sentences; text its spans leave out (pySBD sometimes cannot find a sentence
       it rewrote again) stays with the sentence before it.
     * ``"punkt"``: NLTK's Punkt with its trained English parameters (loaded offline); it learned
       which words are abbreviations and which words tend to start sentences. English only.
@@ -195,13 +196,14 @@ def _resolve(text: str, method: str, language: str) -> str:
 
 def _split_sentences(text: str, method: str, language: str, cache: bool = True) -> list[tuple[int, int]]:
     # A table row is one unit. A list item's marker ("1. ", "- ", "(a) ") is not a sentence of its
-    # own: split what follows it, then give the marker back to the item's first sentence.
+    # own: split what follows it, then give the marker back to the item's first sentence. pySBD has
+    # rules of its own for list items, so it reads the marker with the item.
     rows, blocks, marker_of = [], [], {}
     for b0, b1 in sentence_blocks(text):
         if text.startswith("|", b0):
             rows.append((b0, b1))
             continue
-        marker = _LIST_MARKER.match(text, b0, b1)
+        marker = _LIST_MARKER.match(text, b0, b1) if method != "pysbd" else None
         inner = trim_span(text, marker.end(), b1) if marker else (b0, b1)
         if marker and inner[0] < inner[1]:
             blocks.append(inner)

@@ -120,11 +120,11 @@ def render_leaderboard(
             tds += "".join(f'<td class="lb-beside">{html.escape(v)}</td>' for v in shown)
         css = f' class="lb-{row["mark"]}"' if row["mark"] else ""
         rows.append(f"<tr{css}>{tds}</tr>")
-    tied = int((board["mark"] == "tied").sum())
+    tied, others = int((board["mark"] == "tied").sum()), len(board) - 1
     caption = (
         f"<b>{html.escape(retriever)}</b>, {budget:,} {html.escape(result.unit_label())} sent per question, "
         f"{questions} {html.escape(split)} questions, ranked by {html.escape(metric)}: "
-        f"{tied} of {len(board) - 1} chunkings tied with the best."
+        f"{tied} of {others} {'chunking' if others == 1 else 'chunkings'} tied with the best."
     )
     note = (
         "★ best: the highest mean on these questions. = tied: not measurably worse than the best (the paired 95 % "

@@ -6,7 +6,9 @@ Sphinx (``/usr/share/doc/python3/html``), hand-made HTML (``/usr/share/doc/sqlit
 ``.html`` pages (Sphinx's ``_sources``/``_static``/``_images``/``_downloads`` left out):
 
 * **headings**: the page's ``h1``-``h4`` elements in its content (what `content_elements` keeps: for
-  each generator, the part of the page its own markup says is the document), and how many of them
+  each generator, the part of the page its own markup says is the document; a heading inside a
+  link, as SQLite's ``<a href="intro.html"><h2>…</h2></a>`` back to a module's introduction, is a
+  link, not a heading of the content), and how many of them
   the reader's text holds as a heading line at the same level with the same words (each line
   counted once);
 * **pre**: the content's ``<pre>`` blocks of two or more lines, and how many the text holds line for
@@ -42,8 +44,8 @@ TREES = {
     "sqlite (hand-made)": ("/usr/share/doc/sqlite3", "//body",
                            ".//div[@class='nosearch' or contains(@class, 'rightsidebar')]"),
     "gnu-standards (Texinfo)": ("/usr/share/doc/gnu-standards", "//body",
-                                ".//div[contains(@class, 'Contents_element') or @class='header' "
-                                "or contains(@class, 'nav-panel')]"),
+                                (".//div[contains(@class, 'Contents_element') or @class='header' "
+                                "or contains(@class, 'nav-panel')]")),
     "debian-reference (DocBook)": ("/usr/share/debian-reference", "//body",
                                    ".//div[@class='navheader' or @class='navfooter' or @class='toc']"),
 }
@@ -85,7 +87,8 @@ def content_elements(source: str, root_path: str, excluded_path: str) -> tuple[l
     root = roots[0]
     for element in root.xpath(excluded_path):
         element.drop_tree()
-    headings = [(int(h.tag[1]), _heading_text(h)) for h in root.iter("h1", "h2", "h3", "h4")]
+    headings = [(int(h.tag[1]), _heading_text(h)) for h in root.iter("h1", "h2", "h3", "h4")
+                if next(h.iterancestors("a"), None) is None]  # a heading inside a link is a link
     pres = []
     for pre in root.iter("pre"):
         lines = [line.rstrip() for line in pre.text_content().removeprefix("\n").rstrip().split("\n")]

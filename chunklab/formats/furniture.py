@@ -20,23 +20,26 @@ from typing import Any
 
 __all__ = ["furniture_lines", "is_furniture_element", "is_furniture_paragraph"]
 
-_TAGS = frozenset(
-    "script style noscript template svg canvas iframe object embed form button input select textarea nav aside "
-    "dialog head title meta link".split()
-)
-_ROLES = frozenset("navigation search banner contentinfo complementary dialog alertdialog menu menubar".split())
-# Class or id tokens that name furniture: documentation generators' own (Sphinx, Texinfo, DocBook,
-# SQLite's hand-made pages) matched whole...
-_TOKENS = frozenset(
-    "sphinxsidebar sphinxsidebarwrapper related footer mobile-nav inline-search headerlink "  # Sphinx
-    "nav-panel contents_element element-contents shortcontents_element element-shortcontents "  # Texinfo
-    "navheader navfooter toc list-of-tables list-of-figures list-of-examples "  # DocBook
-    "nosearch menu mainmenu submenu searchmenu tagline rightsidebar "  # SQLite
-    "breadcrumb breadcrumbs skip-link skiplink visually-hidden sr-only screen-reader-text".split()
-)
+_TAGS = frozenset((
+    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "form", "button",
+    "input", "select", "textarea", "nav", "aside", "dialog", "head", "title", "meta", "link",
+))
+_ROLES = frozenset(("navigation", "search", "banner", "contentinfo", "complementary", "dialog", "alertdialog",
+                    "menu", "menubar"))
+# Class tokens that name furniture: documentation generators' own (Sphinx, Texinfo, DocBook, SQLite's
+# hand-made pages) matched whole...
+_TOKENS = frozenset((
+    "sphinxsidebar", "sphinxsidebarwrapper", "related", "footer", "mobile-nav", "inline-search", "headerlink",
+    "nav-panel", "contents_element", "element-contents", "shortcontents_element", "element-shortcontents",
+    "navheader", "navfooter", "toc", "list-of-tables", "list-of-figures", "list-of-examples",
+    "nosearch", "menu", "mainmenu", "submenu", "searchmenu", "tagline", "rightsidebar",
+    "breadcrumb", "breadcrumbs", "skip-link", "skiplink", "visually-hidden", "sr-only", "screen-reader-text",
+))
 # ... and the usual names of web furniture, matched as a part of a hyphenated or underscored name.
 _PARTS = re.compile(r"(?:^|[-_])(?:cookies?|consent|gdpr|advert|ads|ad-slot|share|sharing|social|newsletter|"
                     r"comments?|related[a-z]*|breadcrumbs?|sidebar|site-header|site-footer|masthead)(?:$|[-_])")
+# Texinfo's index pages open and close with a table of letter links, "Jump to: A B C ...".
+_JUMP_TO = re.compile(r"^\s*Jump to:")
 # Texinfo's navigation header is a <div class="header"> holding a "Next:/Previous:/Up:" paragraph.
 _TEXINFO_NAV = re.compile(r"^\s*(?:Next|Previous|Prev|Up):\s.*?(?:\[(?:Contents|Index)\]\s*)*$", re.DOTALL)
 
@@ -50,6 +53,7 @@ _NAV_LINES = [
     re.compile(r"^(?:Home|About|Documentation|Download|License|Support|Purchase|Search)(?: (?:Home|About|Menu|"
                r"Documentation|Download|License|Support|Purchase|Search))+$"),
     re.compile(r"^(?:Prev|Up|Home|Next)(?: (?:Prev|Up|Home|Next))+$"),  # DocBook's navigation bars
+    re.compile(r"^\|? ?Jump to:"),
 ]
 
 
@@ -71,10 +75,10 @@ def is_furniture_element(element: Any, web_names: bool = True) -> bool:
     """Whether the lxml `element` is furniture (module docstring): a furniture tag (``nav``, ``form``,
     ``script``, ``svg``...), a ``header`` outside any ``article``/``main``/``section``, a ``footer``
     outside a ``blockquote``, a navigation/search/banner/contentinfo/complementary role, a class
-    naming a generator's furniture, Texinfo's ``div.header`` navigation line, or, with `web_names`, a
-    class or id with a web furniture name (cookie, share, comments, related...), or an ``aside``. A
-    generator's page is read without `web_names`: its ids are its section names (Texinfo's node
-    "Comments"), its ``aside`` elements are sidebar directives of the document."""
+    naming a generator's furniture, Texinfo's ``div.header`` navigation line or "Jump to:" index
+    letters, or, with `web_names`, a class or id with a web furniture name (cookie, share, comments,
+    related...), or an ``aside``. A generator's page is read without `web_names`: its ids are its
+    section names (Texinfo's node "Comments"), its ``aside`` elements sidebar directives of the document."""
     tag = element.tag
     if not isinstance(tag, str):
         return True  # a comment or processing instruction
@@ -87,6 +91,8 @@ def is_furniture_element(element: Any, web_names: bool = True) -> bool:
         return not any(a.tag in ("article", "main", "section") for a in element.iterancestors())
     if tag == "footer":
         return not any(a.tag == "blockquote" for a in element.iterancestors())
+    if tag == "table" and _JUMP_TO.match(element.text_content()):
+        return True
     if _names_furniture(element, web_names):
         return True
     return "header" in (element.get("class") or "").split() and bool(_TEXINFO_NAV.match(element.text_content()))

@@ -20,20 +20,22 @@ signs are left out.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .furniture import is_furniture_element, is_furniture_paragraph
 
 __all__ = ["MarkdownBlock", "blocks_text", "main_element", "page_blocks"]
 
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
-_INLINE_CODE = frozenset("code kbd samp tt".split())
+_INLINE_CODE = frozenset(["code", "kbd", "samp", "tt"])
 _LIST = frozenset(("ul", "ol"))
-_BLOCK = frozenset(
-    "address article blockquote body caption center dd details div dl dt fieldset figcaption figure footer h1 h2 "
-    "h3 h4 h5 h6 header hgroup hr html li main ol p pre section summary table tbody td tfoot th thead tr ul".split()
-)
+_BLOCK = frozenset((
+    "address", "article", "blockquote", "body", "caption", "center", "dd", "details", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li",
+    "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+))
 # A table cell holding one of these is not one line: the table is for layout.
 _CELL_BLOCKS = ("p", "div", "pre", "ul", "ol", "dl", "table", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6")
 _SPACE = re.compile(r"\s+")
@@ -227,7 +229,7 @@ class _Writer:
 
     def _code(self, element: Any) -> None:
         code = element.text_content()
-        code = code[1:] if code.startswith("\n") else code
+        code = code.removeprefix("\n")
         code = "\n".join(line.rstrip() for line in code.rstrip().split("\n"))
         if not code.strip():
             return

@@ -1,30 +1,48 @@
-"""A web page's visible main text, as markdown-like text the structure-aware chunkers understand.
+"""A web page's visible main text, as markdown the structure-aware chunkers understand.
 
-`extract_web_page` turns the HTML source of a page into its main content: headings as ``#`` lines,
-lists as ``-``/``1.`` items, tables as pipe tables, code as fenced blocks, images as ``![alt](src)``,
-with navigation, headers and footers, scripts, styles, inline SVG, forms, cookie banners, share
-bars, related links and comments left out. `chunklab.formats.readers.read_document` reads ``.html``
-files through it, so `Document.text` *is* the extracted text and every chunk's offsets are exact
-against it; the raw source stays available (``read_document(path, html_source=True)``) for the
-course's lesson on markup and for the course corpus, whose question spans index the source.
+`extract_web_page` turns the HTML source of a page into its main content: every ``h1``-``h6`` as a
+``#`` heading at its level, every ``<pre>`` as a fenced block with its lines and indentation exact,
+lists as ``-``/``1.`` items, tables as pipe tables, images as ``![alt](src)``, no markdown escape the
+page did not have (but a backslash before a paragraph line that would read as a heading, a fence or
+an HTML block: ``\\# chmod -R ug+rwX .``), with navigation, menus, sidebars, site headers and footers,
+permalink signs, "last modified" lines, Texinfo's "Next: … Up: … [Contents][Index]" lines, scripts,
+styles, SVG, forms, cookie banners, share bars, related links and comments left out.
+`chunklab.formats.readers.read_document` reads ``.html`` files through it, so `Document.text` *is*
+the extracted text and every chunk's offsets are exact against it; the raw source stays available
+(``read_document(path, html_source=True)``).
 
-**Why trafilatura.** The extraction is trafilatura's (a library made for boilerplate removal: it
-scores the page's blocks and keeps the main content, then writes it as markdown). It was compared
-with markdownify (a faithful HTML-to-markdown converter, given the page's ``<main>``/``<article>``
-and the usual furniture rules: no ``nav``, ``aside``, ``form``, ``svg``, cookie/share/comment
-classes...) on four pages written to look like real sites (``tests/fixtures/web``: a static-site
-documentation page, a news article, a council service page, and a blog on a ``div``-only theme
-written after both set-ups were frozen); ``benchmarks/bench_html.py`` reproduces the numbers.
-Both kept out every script, style and SVG; on the first three pages both left out all furniture;
-on the ``div``-only blog markdownify let 11 of 26 furniture strings through (menu, share and
-related links, footer), trafilatura none. trafilatura lost main text, though, in four documented
-ways, which the small pre- and post-pass here repairs (all four pages then keep 100% of their main
-text): figure and table captions and a quote's attribution (``<footer>`` in ``<blockquote>``) are
-dropped, so they become paragraphs first; a table cell or definition term whose whole text is a
-share-button word ("Email", "Print", "PDF"...) is dropped, so such texts carry an invisible marker
-through the extraction; and a title outside the content block (``<h1>`` in an entry header) is
-dropped, so the page's first ``<h1>`` outside headers and navigation is put back on top. It costs
-about 25 MB installed (lxml, dateparser, justext...) against under 1 MB for markdownify.
+**How.** A structural pass of our own on lxml's tree (`chunklab.formats.html_structure`) writes the
+blocks; furniture is left out by what elements are (`chunklab.formats.furniture`: tags, ARIA roles,
+generators' class names). Which part of the page is read: the element the page declares as its main
+content (``[role=main]``, ``<main>``, its one ``<article>``), else the body. When the page declares
+neither a main element nor a documentation generator (``<meta name="generator">``: Docutils/Sphinx,
+Texinfo, DocBook, Doxygen, MkDocs...), trafilatura (a boilerplate remover that scores a page's blocks)
+chooses among headings and link-heavy blocks (a third or more link text): such a block stays when
+most of its word trigrams are in trafilatura's text, a heading also when text of its section stays,
+a list or table of links also right under a heading ("See also"); prose blocks always stay.
+
+**Why, measured** (``benchmarks/doc_trees.py``, 25 random pages per Debian tree, seed 0; content
+headings h1-h4 kept at their level / multi-line ``<pre>`` kept line for line in a fence / furniture
+lines; Sphinx ``python3-doc``, hand-made ``sqlite3-doc``, Texinfo ``gnu-standards``, DocBook
+``debian-reference-en``):
+
+* trafilatura alone (the reader before): Sphinx 393/401, 152/390, 778; SQLite 11/63, 5/21, 24;
+  Texinfo 1/145, 34/110, 142; DocBook 15/466, 14/163, 0. It writes what it keeps well only on
+  Sphinx, and flattens code inside definition lists and Texinfo examples.
+* html2text (whole page): 393/401, 370/390, 1109; 50/63, 19/21, 57; 141/145, 101/110, 150;
+  461/466, 150/163, 0.
+* markdownify (whole page): 394/401, 362/390, 1109; 63/63, 21/21, 82; 145/145, 100/110, 150;
+  466/466, 161/163, 0. Both converters keep structure far better than trafilatura but write every
+  page's furniture and escape inline characters (``add\\_mutually``), and neither chooses the main text.
+* this reader: 401/401, 390/390, 0; 63/63, 21/21, 0; 145/145, 110/110, 0; 466/466, 163/163, 0.
+  On the full trees (530 Sphinx, 766 SQLite, 2 Texinfo, 16 DocBook pages): 4620/4620 and 4620/4620;
+  3044/3046 and 839/840; 145/145 and 110/110; 466/466 and 163/163; 0 furniture lines.
+
+A structural pass of our own won over both converters because the goals are about what the tree
+says (heading levels, ``<pre>`` text, furniture classes) and neither converter knows furniture or
+can be told to add no escapes; trafilatura is kept for what it alone does, telling a blog's share
+bar or "Posted in" line from its text on pages that say nothing about themselves
+(``tests/fixtures/web``). Speed: 25 ms a page on the Sphinx sample (trafilatura alone: 101 ms).
 
 Element positions: lxml reports the source line of every element, so ``headings`` in the metadata
 gives, for each heading of the text, its span in the text and the line of its element in the HTML.

@@ -1,30 +1,48 @@
-"""A web page's visible main text, as markdown-like text the structure-aware chunkers understand.
+"""A web page's visible main text, as markdown the structure-aware chunkers understand.
 
-`extract_web_page` turns the HTML source of a page into its main content: headings as ``#`` lines,
-lists as ``-``/``1.`` items, tables as pipe tables, code as fenced blocks, images as ``![alt](src)``,
-with navigation, headers and footers, scripts, styles, inline SVG, forms, cookie banners, share
-bars, related links and comments left out. `chunklab.formats.readers.read_document` reads ``.html``
-files through it, so `Document.text` *is* the extracted text and every chunk's offsets are exact
-against it; the raw source stays available (``read_document(path, html_source=True)``) for the
-course's lesson on markup and for the course corpus, whose question spans index the source.
+`extract_web_page` turns the HTML source of a page into its main content: every ``h1``-``h6`` as a
+``#`` heading at its level, every ``<pre>`` as a fenced block with its lines and indentation exact,
+lists as ``-``/``1.`` items, tables as pipe tables, images as ``![alt](src)``, no markdown escape the
+page did not have (but a backslash before a paragraph line that would read as a heading, a fence or
+an HTML block: ``\\# chmod -R ug+rwX .``), with navigation, menus, sidebars, site headers and footers,
+permalink signs, "last modified" lines, Texinfo's "Next: … Up: … [Contents][Index]" lines, scripts,
+styles, SVG, forms, cookie banners, share bars, related links and comments left out.
+`chunklab.formats.readers.read_document` reads ``.html`` files through it, so `Document.text` *is*
+the extracted text and every chunk's offsets are exact against it; the raw source stays available
+(``read_document(path, html_source=True)``).
 
-**Why trafilatura.** The extraction is trafilatura's (a library made for boilerplate removal: it
-scores the page's blocks and keeps the main content, then writes it as markdown). It was compared
-with markdownify (a faithful HTML-to-markdown converter, given the page's ``<main>``/``<article>``
-and the usual furniture rules: no ``nav``, ``aside``, ``form``, ``svg``, cookie/share/comment
-classes...) on four pages written to look like real sites (``tests/fixtures/web``: a static-site
-documentation page, a news article, a council service page, and a blog on a ``div``-only theme
-written after both set-ups were frozen); ``benchmarks/bench_html.py`` reproduces the numbers.
-Both kept out every script, style and SVG; on the first three pages both left out all furniture;
-on the ``div``-only blog markdownify let 11 of 26 furniture strings through (menu, share and
-related links, footer), trafilatura none. trafilatura lost main text, though, in four documented
-ways, which the small pre- and post-pass here repairs (all four pages then keep 100% of their main
-text): figure and table captions and a quote's attribution (``<footer>`` in ``<blockquote>``) are
-dropped, so they become paragraphs first; a table cell or definition term whose whole text is a
-share-button word ("Email", "Print", "PDF"...) is dropped, so such texts carry an invisible marker
-through the extraction; and a title outside the content block (``<h1>`` in an entry header) is
-dropped, so the page's first ``<h1>`` outside headers and navigation is put back on top. It costs
-about 25 MB installed (lxml, dateparser, justext...) against under 1 MB for markdownify.
+**How.** A structural pass of our own on lxml's tree (`chunklab.formats.html_structure`) writes the
+blocks; furniture is left out by what elements are (`chunklab.formats.furniture`: tags, ARIA roles,
+generators' class names). Which part of the page is read: the element the page declares as its main
+content (``[role=main]``, ``<main>``, its one ``<article>``), else the body. When the page declares
+neither a main element nor a documentation generator (``<meta name="generator">``: Docutils/Sphinx,
+Texinfo, DocBook, Doxygen, MkDocs...), trafilatura (a boilerplate remover that scores a page's blocks)
+chooses among headings and link-heavy blocks (a third or more link text): such a block stays when
+most of its word trigrams are in trafilatura's text, a heading also when text of its section stays,
+a list or table of links also right under a heading ("See also"); prose blocks always stay.
+
+**Why, measured** (``benchmarks/doc_trees.py``, 25 random pages per Debian tree, seed 0; content
+headings h1-h4 kept at their level / multi-line ``<pre>`` kept line for line in a fence / furniture
+lines; Sphinx ``python3-doc``, hand-made ``sqlite3-doc``, Texinfo ``gnu-standards``, DocBook
+``debian-reference-en``):
+
+* trafilatura alone (the reader before): Sphinx 393/401, 152/390, 778; SQLite 11/63, 5/21, 24;
+  Texinfo 1/145, 34/110, 142; DocBook 15/466, 14/163, 0. It writes what it keeps well only on
+  Sphinx, and flattens code inside definition lists and Texinfo examples.
+* html2text (whole page): 393/401, 370/390, 1109; 50/63, 19/21, 57; 141/145, 101/110, 150;
+  461/466, 150/163, 0.
+* markdownify (whole page): 394/401, 362/390, 1109; 63/63, 21/21, 82; 145/145, 100/110, 150;
+  466/466, 161/163, 0. Both converters keep structure far better than trafilatura but write every
+  page's furniture and escape inline characters (``add\\_mutually``), and neither chooses the main text.
+* this reader: 401/401, 390/390, 0; 63/63, 21/21, 0; 145/145, 110/110, 0; 466/466, 163/163, 0.
+  On the full trees (530 Sphinx, 766 SQLite, 2 Texinfo, 16 DocBook pages): 4620/4620 and 4620/4620;
+  3044/3046 and 839/840; 145/145 and 110/110; 466/466 and 163/163; 0 furniture lines.
+
+A structural pass of our own won over both converters because the goals are about what the tree
+says (heading levels, ``<pre>`` text, furniture classes) and neither converter knows furniture or
+can be told to add no escapes; trafilatura is kept for what it alone does, telling a blog's share
+bar or "Posted in" line from its text on pages that say nothing about themselves
+(``tests/fixtures/web``). Speed: 25 ms a page on the Sphinx sample (trafilatura alone: 101 ms).
 
 Element positions: lxml reports the source line of every element, so ``headings`` in the metadata
 gives, for each heading of the text, its span in the text and the line of its element in the HTML.
@@ -35,46 +53,47 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["EXTRACTOR", "extract_web_page"]
+from .html_structure import MarkdownBlock, blocks_text, main_element, page_blocks
 
-#: What the metadata's ``extractor`` says (the pinned extraction library).
-EXTRACTOR = "trafilatura"
+__all__ = ["extract_web_page"]
 
-# Carried through the extraction by short table cells and definition terms, removed afterwards: a
-# private-use character, which no extraction filter matches and no page needs.
-_MARK = "\ue000"
-_KEEP_MARKED = ("td", "th", "dt", "dd")
 # Where a page's own title is not: its first <h1> outside these (and not just a link, as a site
 # logo is) is put back if the extraction lost it.
 _FURNITURE = ("nav", "footer", "aside", "form")
 _SPACE = re.compile(r"\s+")
-_FENCE = re.compile(r"^(```|~~~)")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _HEADING = re.compile(r"^(#{1,6}) +(.*?)[ \t]*$")
 _PERMALINK = re.compile(r"[ \t]*[¶§🔗]+$")
-# trafilatura's backslash escapes of inline markdown characters (keep\_daily); escapes of a line's
-# first character (\# not a heading, 1\. not a list) stay, since they keep the structure right.
-_INLINE_ESCAPE = re.compile(r"\\([*_`~\[\]<])")
+_WORD = re.compile(r"\w+")
+# A documentation generator's <meta name="generator">: its pages hold nothing but the document and
+# the generator's own furniture, which the structural pass knows.
+_DOC_GENERATOR = re.compile(r"docutils|sphinx|docbook|makeinfo|texi2any|texinfo|doxygen|mkdocs|asciidoctor|"
+                            r"pandoc|javadoc|rustdoc|jsdoc|hugo|jekyll|gitbook|docusaurus|pdoc|epydoc|org mode",
+                            re.IGNORECASE)
+# A block is trafilatura's main text when at least this share of its word trigrams is in its output;
+# a block it left out is left out when at least this share of its characters is link text.
+_KEPT_SHARE = 0.5
+_LINKED_SHARE = 1 / 3
 
 
 def extract_web_page(source: str) -> tuple[str, dict[str, Any]]:
     """The visible main text of the HTML page `source`, and what the extraction tells about it.
 
-    Returns ``(text, metadata)``: ``text`` is markdown-like (see the module docstring), without
-    trailing spaces, with a blank line around every heading and code block, and without the
-    backslashes trafilatura puts before ``_``, ``*``, ``[``... in running text (``keep_daily`` reads
-    as on the page; the escape of a line's first character, ``\\#`` or ``1\\.``, stays); ``metadata`` holds
-    ``format`` (``"markdown"``), ``extractor``, ``title`` (the page's ``<title>``, if any) and
-    ``headings``: ``{"level", "title", "start", "end", "source_line"}`` for each heading of the text
-    (``source_line``: the line of its element in `source`, from 1; None when the extraction made the
-    heading from another element). A page whose main content trafilatura cannot find (a fragment, a
-    page of a few words) gives its visible text, block by block. Needs trafilatura and lxml
-    (``pip install 'chunklab[web]'``); raises `ImportError` without them.
+    Returns ``(text, metadata)``: ``text`` is markdown (see the module docstring and
+    `chunklab.formats.html_structure`), without trailing spaces, a blank line between blocks;
+    ``metadata`` holds ``format`` (``"markdown"``), ``extractor`` (``"structure"`` when the page
+    declares its main content or its generator, ``"structure+trafilatura"`` when trafilatura chose
+    the blocks), ``title`` (the page's ``<title>``, if any) and ``headings``:
+    ``{"level", "title", "start", "end", "source_line"}`` for each heading of the text
+    (``source_line``: the line of its element in `source`, from 1; None when the heading was made
+    from another element). A page whose main content trafilatura cannot find (a fragment, a page of
+    a few words) gives all its blocks. Needs trafilatura and lxml (``pip install 'chunklab[web]'``);
+    raises `ImportError` without them.
     """
     import lxml.html
-    import trafilatura
     from lxml.etree import ParserError
 
-    metadata: dict[str, Any] = {"format": "markdown", "extractor": EXTRACTOR, "title": "", "headings": []}
+    metadata: dict[str, Any] = {"format": "markdown", "extractor": "structure", "title": "", "headings": []}
     if not source.strip():
         return "", metadata
     parser = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True)
@@ -85,16 +104,65 @@ def extract_web_page(source: str) -> tuple[str, dict[str, Any]]:
     metadata["title"] = _normal(tree.findtext(".//title") or "")
     sources = _heading_lines(tree)
     title = _page_title(tree)
-    _prepare(tree)
-    extracted = trafilatura.extract(
-        tree, output_format="markdown", include_tables=True, include_formatting=True, include_images=True,
-        include_links=False, include_comments=False,
-    ) or _visible_text(tree)
-    text = _tidy(extracted.replace(_MARK, ""))
+    main, declared = main_element(tree), _declares_generator(tree)
+    body = tree.find("body")
+    blocks = page_blocks(main if main is not None else body if body is not None else tree, web_names=not declared)
+    if main is None and not declared:
+        metadata["extractor"] = "structure+trafilatura"
+        blocks = _chosen_by_trafilatura(blocks, tree)
+    text = blocks_text(blocks)
     if title and _normal(title) not in _normal(text):
         text = f"# {title}\n\n{text}".rstrip()
     metadata["headings"] = _headings(text, sources)
     return text, metadata
+
+
+def _declares_generator(tree: Any) -> bool:
+    return any(_DOC_GENERATOR.search(meta.get("content") or "")
+               for meta in tree.iter("meta") if (meta.get("name") or "").lower() == "generator")
+
+
+def _chosen_by_trafilatura(blocks: list[MarkdownBlock], tree: Any) -> list[MarkdownBlock]:
+    """The blocks of an undeclared page that are main text: trafilatura's choice for headings and
+    blocks of links (at least a third link text), which are kept when most of their word trigrams are
+    in trafilatura's output, a heading also when a text block of its section is kept, a list or
+    table of links also when it comes right under a heading (a "See also" list, a list of functions);
+    every other block; all blocks when trafilatura finds no main text."""
+    import trafilatura
+
+    _prepare(tree)
+    extracted = trafilatura.extract(tree, output_format="txt", include_tables=True, include_formatting=False,
+                                    include_images=False, include_links=False, include_comments=False)
+    if not extracted:
+        return blocks
+    words = _WORD.findall(extracted.lower())
+    kept_text, kept_grams = f" {' '.join(words)} ", set(zip(words, words[1:], words[2:]))
+    kept = [(block.kind != "heading" and block.linked < _LINKED_SHARE) or _kept(block, kept_text, kept_grams)
+            or (block.kind in ("list", "table") and index > 0 and blocks[index - 1].kind == "heading")
+            for index, block in enumerate(blocks)]
+    for index, heading in enumerate(blocks):  # a heading stays when text of its section does
+        if heading.kind == "heading" and not kept[index]:
+            for block, keep in zip(blocks[index + 1:], kept[index + 1:]):
+                if block.kind == "heading" and _level(block) <= _level(heading):
+                    break
+                if keep and block.kind != "heading":
+                    kept[index] = True
+                    break
+    return [block for block, keep in zip(blocks, kept) if keep]
+
+
+def _level(heading: MarkdownBlock) -> int:
+    return len(heading.text) - len(heading.text.lstrip("#"))
+
+
+def _kept(block: MarkdownBlock, kept_text: str, kept_grams: set[tuple[str, ...]]) -> bool:
+    """Whether trafilatura kept `block`: most of its word trigrams (all its words, in order, when it
+    has fewer than three) are in trafilatura's text (`kept_text`, its trigrams `kept_grams`)."""
+    words = _WORD.findall(block.text.lower())
+    if len(words) < 3:
+        return bool(words) and f" {' '.join(words)} " in kept_text
+    grams = list(zip(words, words[1:], words[2:]))
+    return sum(gram in kept_grams for gram in grams) >= _KEPT_SHARE * len(grams)
 
 
 def _normal(text: str) -> str:
@@ -137,59 +205,19 @@ def _prepare(tree: Any) -> None:
     for quote in tree.iter("blockquote"):
         for element in quote.iter("footer", "cite"):
             element.tag = "p"
-    for element in tree.iter(*_KEEP_MARKED):
-        if element.text and element.text.strip():
-            element.text = element.text + _MARK
-
-
-def _visible_text(tree: Any) -> str:
-    """The page's visible text, one paragraph per block-level element (scripts and styles left out)."""
-    from lxml.html.clean import Cleaner
-
-    cleaned = Cleaner(scripts=True, javascript=True, style=True, forms=True, comments=True, embedded=True,
-                      frames=True, kill_tags=["svg", "template", "noscript", "title"]).clean_html(tree)
-    for element in cleaned.iter("p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "br", "dt", "dd"):
-        element.tail = "\n\n" + (element.tail or "")
-    blocks = (_normal(block) for block in cleaned.text_content().split("\n\n"))
-    return "\n\n".join(block for block in blocks if block)
-
-
-def _tidy(text: str) -> str:
-    """Trailing spaces, permalink marks and escapes of inline characters off, a blank line around every
-    heading and code block, no runs of blank lines outside code blocks (whose lines are kept as they
-    are, but for trailing spaces)."""
-    out: list[str] = []
-    fenced = after_block = False  # inside a code block; the last line was a heading or closed a block
-    for line in (raw.rstrip() for raw in text.splitlines()):
-        if fenced:
-            out.append(line)
-            fenced = _FENCE.match(line) is None
-            after_block = not fenced
-            continue
-        if not line:
-            if out and out[-1]:
-                out.append("")
-            after_block = False
-            continue
-        line = _INLINE_ESCAPE.sub(r"\1", line)
-        opens, heading = _FENCE.match(line) is not None, _HEADING.match(line) is not None
-        if heading:
-            line = _PERMALINK.sub("", line)
-        if (opens or heading or after_block) and out and out[-1]:
-            out.append("")
-        out.append(line)
-        fenced, after_block = opens, heading
-    return "\n".join(out).strip()
 
 
 def _headings(text: str, sources: dict[str, int]) -> list[dict[str, Any]]:
     """Each heading line of `text` outside code fences, with its span and its element's source line."""
-    headings, fenced, offset = [], False, 0
+    headings, fence, offset = [], "", 0  # fence: the run of backticks or tildes of the open code block
     for line in text.splitlines(keepends=True):
         stripped = line.rstrip("\r\n")
-        if _FENCE.match(stripped):
-            fenced = not fenced
-        elif not fenced and (match := _HEADING.match(stripped)):
+        opener = _FENCE.match(stripped)
+        if fence:
+            fence = "" if stripped.strip() == fence else fence
+        elif opener:
+            fence = opener.group(1)
+        elif match := _HEADING.match(stripped):
             title = match.group(2)
             headings.append({"level": len(match.group(1)), "title": title, "start": offset,
                              "end": offset + len(stripped), "source_line": sources.get(_normal(title))})

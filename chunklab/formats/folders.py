@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from .readers import KIND_BY_SUFFIX, DocumentError, DocumentNotFound
 
-__all__ = ["BUILD_ARTEFACTS", "HIDDEN", "FoundDocuments", "find_documents", "file_type"]
+__all__ = ["BUILD_ARTEFACTS", "HIDDEN", "FoundDocuments", "file_type", "find_documents"]
 
 #: Folder names left out by default: copies of sources and theme files that documentation generators
 #: and tools write beside the pages (Sphinx's ``_sources`` and ``_static``), caches and dependencies.

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pathlib
 
 import pytest
+from test_cli import run
 
 from chunklab.formats.folders import find_documents
-from chunklab.pipeline.cli import main
 
 PAGE = "<html><body><h1>{title}</h1><p>{title} explains one thing in a sentence or two.</p></body></html>"
 
@@ -40,12 +39,6 @@ def tree(tmp_path) -> pathlib.Path:
     (docs / "shared").symlink_to(tmp_path / "shared", target_is_directory=True)
     (docs / "library" / "up").symlink_to(docs, target_is_directory=True)  # a loop back to the top
     return docs
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    out = io.StringIO()
-    status = main(argv, out=out)
-    return status, out.getvalue(), capsys.readouterr().err
 
 
 def test_a_tree_is_walked_as_people_expect(tree):

@@ -14,7 +14,8 @@ What is stored for a chunk: its text as the document; its vector, made from
 one and `use_context` is on); its metadata flattened to the types Chroma keeps (`flatten_metadata`)
 plus ``start`` and ``end``; and an id computed from its source, offsets and indexed text
 (`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a document replaces
-its old chunks in that collection.
+its old chunks in that collection. `index_stream` takes the chunks as an iterable and embeds them in
+batches, so a large tree is indexed in bounded memory, and says how many chunks were new.
 
 Python::
 
@@ -256,8 +257,9 @@ def index_stream(
     """Put `chunks` (made by `chunker`, each with ``metadata["source"]``) into the chunker's collection,
     `batch_size` chunks at a time, and say what changed.
 
-    The chunks are consumed as they come (a generator over a large tree is never held whole), so
-    memory is bounded by one batch, plus the ids seen so far. A chunk already there (same id: same
+    The chunks are consumed as they come (a generator over a large tree is never held whole): the
+    texts in memory are one batch's; what grows with the tree is the ids seen so far and the vectors
+    (MiniLM's cache of 1.5 KB per text, Chroma's index). A chunk already there (same id: same
     source, offsets and indexed text) keeps its stored vector, so re-indexing embeds only what
     changed and indexing twice is idempotent; its metadata is rewritten (``total_chunks`` may have
     changed). Chunks of the same sources that are no longer produced (an edited document) are

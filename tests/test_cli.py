@@ -172,7 +172,7 @@ def test_usage_errors_exit_2_with_the_chunkers_own_message(tmp_path, capsys, arg
 
 def test_param_before_strategy_is_an_argparse_error(capsys):
     with pytest.raises(SystemExit) as info:
-        main(["chunk", "x.md", "--param", "chunk_size=3", "--strategy", "fixed"])
+        main(["evaluate", "x.md", "--questions", "q.jsonl", "--param", "chunk_size=3", "--strategy", "fixed"])
     assert info.value.code == 2
     assert "comes before any --strategy" in capsys.readouterr().err
 
@@ -321,6 +321,9 @@ def test_chunk_without_a_strategy_uses_the_recommended_default(docs_dir, capsys)
     assert status == 0
     expected = chunk_file(make_chunker(DEFAULT_STRATEGY), manual, manual.name)
     assert out.splitlines() == [json_line(r) for r in expected]
+    status, out, _ = run(["chunk", str(manual), "--param", "chunk_size=300"], capsys)
+    configured = chunk_file(make_chunker(DEFAULT_STRATEGY, ["chunk_size=300"]), manual, manual.name)
+    assert status == 0 and out.splitlines() == [json_line(r) for r in configured] != [json_line(r) for r in expected]
     chunk_help = build_parser()._subparsers._group_actions[0].choices["chunk"].format_help()
     assert "default: hybrid, the course's recommended strategy" in " ".join(chunk_help.split())
 

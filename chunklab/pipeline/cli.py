@@ -158,12 +158,16 @@ def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
 
 
 class _StrategyAction(argparse.Action):
-    """``--strategy NAME`` starts a new chunker; ``--param`` adds to the most recent one."""
+    """``--strategy NAME`` starts a new chunker; ``--param`` adds to the most recent one (to the
+    command's default strategy when none came before it)."""
 
     def __call__(self, parser: Any, namespace: Any, value: Any, option: str | None = None) -> None:
         strategies = list(getattr(namespace, "strategies", None) or [])
+        default = getattr(namespace, "default_strategy", None)
         if self.dest == "strategies":
             strategies.append((value, []))
+        elif not strategies and default is not None:
+            strategies.append((default, [value]))
         elif not strategies:
             parser.error(f"{option} {value} comes before any --strategy; put it after the strategy it configures")
         else:
@@ -501,10 +505,12 @@ def build_parser() -> argparse.ArgumentParser:
         strategy = "a registered strategy" + (" (repeat for several)" if several else "")
         if default:
             strategy += f" (default: {DEFAULT_STRATEGY}, the course's recommended strategy)"
+            sub.set_defaults(default_strategy=DEFAULT_STRATEGY)
         sub.add_argument("--strategy", dest="strategies", action=_StrategyAction, required=not default,
                          metavar="NAME", help=strategy)
         sub.add_argument("--param", dest="params", action=_StrategyAction, metavar="KEY=VALUE",
-                         help="a parameter of the --strategy before it (repeatable)")
+                         help="a parameter of the --strategy before it" + (", or of the default one" if default else "")
+                              + " (repeatable)")
         sub.add_argument("--include", action="append", default=[], metavar="GLOB",
                          help="in folders, read only files whose path inside the folder or name matches GLOB "
                               "(repeatable; '*' also matches '/')")

@@ -64,7 +64,7 @@ def test_chunk_writes_the_pipeline_records_in_input_order(docs_dir, tmp_path, ca
     names = sorted(p.name for p in docs_dir.glob("*.*")) + ["sub/note.txt"]
     expected = [json_line(r) for name in names for r in chunk_file(chunker, docs_dir / name, name)]
     assert target.read_text(encoding="utf-8").splitlines() == expected
-    assert f"{len(expected)} chunks from {len(names)} document(s)" in err
+    assert f"{len(expected)} chunks from {len(names)} documents" in err
     # the records read back as chunks whose offsets hold in the documents as read (a web page: its main text)
     texts = {load_document(n).path.name: read_document(load_document(n).path).text for n in CORPUS}
     assert not texts["field_guide.html"].startswith("<")
@@ -111,7 +111,7 @@ def test_bad_files_are_reported_and_the_rest_is_kept(docs_dir, tmp_path, capsys)
     assert "latin1.txt: not UTF-8 text: byte 0xe9 at offset 3" in err
     assert "broken.pdf" in err and "cannot read PDF" in err
     assert "gone.md: no such file" in err
-    assert "4 skipped" in err
+    assert "; 4 failed: " in err.splitlines()[-1]
     sources = {json.loads(line)["metadata"]["source"] for line in target.read_text().splitlines()}
     assert sources == {p.name for p in docs_dir.glob("*.*")} | {"sub/note.txt"}
 
@@ -144,7 +144,7 @@ def test_empty_folder_and_stdout(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
     status, out, err = run(["chunk", str(tmp_path / "empty"), "--strategy", "fixed"], capsys)
     assert status == 1 and out == ""
-    assert "empty: no file in this folder" in err and "0 chunks from 0 document(s); 1 skipped" in err
+    assert "empty: no file in this folder" in err and "0 chunks from 0 documents; 1 failed: " in err
     (tmp_path / "one.md").write_text("# One\n\nSome words here.\n")
     status, out, _ = run(["chunk", str(tmp_path / "one.md"), "--strategy", "fixed"], capsys)
     assert status == 0 and json.loads(out)["text"] == "# One\n\nSome words here."
@@ -173,7 +173,7 @@ def test_usage_errors_exit_2_with_the_chunkers_own_message(tmp_path, capsys, arg
 
 def test_param_before_strategy_is_an_argparse_error(capsys):
     with pytest.raises(SystemExit) as info:
-        main(["chunk", "x.md", "--param", "chunk_size=3", "--strategy", "fixed"])
+        main(["evaluate", "x.md", "--questions", "q.jsonl", "--param", "chunk_size=3", "--strategy", "fixed"])
     assert info.value.code == 2
     assert "comes before any --strategy" in capsys.readouterr().err
 
@@ -307,9 +307,9 @@ def test_a_folder_of_real_world_files_gives_clean_chunks_and_names_what_it_skipp
     target = tmp_path / "out.jsonl"
     status, out, err = run(["chunk", str(folder), "--strategy", "recursive", "--out", str(target), "--jobs", "2",
                             "--no-progress"], capsys)
-    assert status == 1 and "Traceback" not in err
-    assert f"chunklab: {len(read_jsonl(target))} chunks from 8 document(s) to {target}; 2 skipped: " in err
-    assert f"{folder / 'budget.xlsx'}, {folder / 'photo.png'}" in err.splitlines()[-1]
+    assert status == 0 and "Traceback" not in err
+    assert err.splitlines()[-1] == (f"chunklab: {len(read_jsonl(target))} chunks from 8 documents to {target}; 0 failed; "
+                                    "not read: 2 files of types chunklab does not read (.png 1, .xlsx 1)")
     chunks = read_jsonl(target)
     by_source = {}
     for chunk in chunks:
@@ -323,3 +323,74 @@ def test_a_folder_of_real_world_files_gives_clean_chunks_and_names_what_it_skipp
         assert words(" ".join(c.text for c in pieces)) == words(document.text), f"{source}: text lost"
     news = words(" ".join(c.text for c in by_source["news.html"]))
     assert all(words(passage) in news for passage in EXPECTED["news_seed_library.html"]["main"])
+
+
+def test_one_chunk_and_one_document_are_singular(tmp_path, capsys):
+    (tmp_path / "one.md").write_text("Short.\n")
+    status, out, err = run(["chunk", str(tmp_path / "one.md"), "--strategy", "fixed"], capsys)
+    assert status == 0 and out.count("\n") == 1
+    assert err.splitlines()[-1] == "chunklab: 1 chunk from 1 document; 0 failed"
+
+
+def test_chunk_without_a_strategy_uses_the_recommended_default(docs_dir, capsys):
+    from chunklab.pipeline.cli import DEFAULT_STRATEGY, build_parser
+
+    assert DEFAULT_STRATEGY == "hybrid" and DEFAULT_STRATEGY in CHUNKERS
+    manual = docs_dir / load_document("manual").path.name
+    status, out, _ = run(["chunk", str(manual)], capsys)
+    assert status == 0
+    expected = chunk_file(make_chunker(DEFAULT_STRATEGY), manual, manual.name)
+    assert out.splitlines() == [json_line(r) for r in expected]
+    status, out, _ = run(["chunk", str(manual), "--param", "chunk_size=300"], capsys)
+    configured = chunk_file(make_chunker(DEFAULT_STRATEGY, ["chunk_size=300"]), manual, manual.name)
+    assert status == 0 and out.splitlines() == [json_line(r) for r in configured] != [json_line(r) for r in expected]
+    chunk_help = build_parser()._subparsers._group_actions[0].choices["chunk"].format_help()
+    assert "default: hybrid, the course's recommended strategy" in " ".join(chunk_help.split())
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal, flag, shown", [
+    (True, [], True), (False, [], False), (False, ["--progress"], True), (True, ["--no-progress"], False),
+])
+def test_the_progress_bar_is_drawn_only_on_a_terminal(tmp_path, monkeypatch, terminal, flag, shown):
+    (tmp_path / "a.md").write_text("Some text to chunk.\n")
+    stderr = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert main(["chunk", str(tmp_path / "a.md"), "--strategy", "fixed", "--jobs", "1", *flag], out=io.StringIO()) == 0
+    assert ("chunk (fixed)" in stderr.getvalue()) is shown, stderr.getvalue()
+
+
+def test_evaluate_draws_no_bar_into_a_redirected_stderr(docs_dir, tmp_path, monkeypatch):
+    questions = _own_questions(tmp_path, docs_dir)
+    files = [str(docs_dir / load_document(n).path.name) for n in ("manual", "field_guide")]
+    argv = ["evaluate", *files, "--questions", str(questions), "--html-source", "--strategy", "fixed",
+            "--retriever", "bm25"]
+    for stderr, shown in ((io.StringIO(), False), (Terminal(), True)):
+        monkeypatch.setattr(sys, "stderr", stderr)
+        assert main(argv, out=io.StringIO()) == 0
+        assert ("compare" in stderr.getvalue()) is shown, stderr.getvalue()
+
+
+def test_a_re_index_says_that_nothing_was_new(tmp_path, capsys):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Tides\n\nThe tide turns twice a day.\n\n## Ferries\n\nThe ferry waits for it.\n")
+    (folder / "b.md").write_text("A single line.\n")
+    argv = ["index", str(folder), "--store", str(tmp_path / "db"), "--strategy", "fixed", "--param", "chunk_size=30",
+            "--jobs", "1"]
+    status, out, err = run(argv, capsys)
+    total = int(out.split("\t")[1].split()[0])
+    assert status == 0 and total > 2
+    assert f"chunklab index: {total} new chunks, 0 already indexed" in err
+    assert err.splitlines()[-1] == "chunklab: 2 documents found; 0 failed"
+    status, out, err = run(argv, capsys)
+    assert status == 0 and f"chunklab index: 0 new chunks, {total} already indexed" in err
+    (folder / "b.md").write_text("Another single line.\n")
+    status, out, err = run(argv, capsys)
+    assert f"chunklab index: 1 new chunk, {total - 1} already indexed, 1 removed (no longer produced)" in err

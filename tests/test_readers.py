@@ -10,10 +10,8 @@ import pytest
 
 from chunklab import list_documents, load_document, load_questions
 from chunklab.formats.readers import (
-    KIND_BY_SUFFIX,
     DocumentError,
     DocumentNotFound,
-    find_documents,
     read_document,
     read_questions,
     read_text,
@@ -127,39 +125,6 @@ def test_missing_folder_and_unsupported_files(tmp_path):
         read_document(tmp_path / "notes.docx")
     with pytest.raises(DocumentNotFound, match=r"gone\.docx: no such file"):
         read_document(tmp_path / "gone.docx")
-
-
-def test_find_documents_walks_folders_in_a_stable_order(tmp_path):
-    for rel in ["b.md", "a/z.txt", "a/b.csv", ".hidden/x.md", "a/.skip.md", "image.png", "c.HTML"]:
-        path = tmp_path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("text")
-    extra = tmp_path.parent / f"{tmp_path.name}-single.txt"
-    extra.write_text("single")
-    found = find_documents([tmp_path, extra])
-    assert [str(p) for p in found.problems] == [
-        f"{tmp_path / 'image.png'}: unsupported file type '.png'; supported: " + ", ".join(KIND_BY_SUFFIX)
-    ], "a file in a folder that cannot be read is reported, never dropped in silence"
-    assert [name for name, _ in found.files] == ["a/b.csv", "a/z.txt", "b.md", "c.HTML", extra.name]
-    assert all(path.is_file() for _, path in found.files)
-
-
-def test_find_documents_reports_problems_and_keeps_the_rest(tmp_path):
-    (tmp_path / "empty").mkdir()
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
-    (tmp_path / "one" / "same.md").write_text("1")
-    (tmp_path / "two" / "same.md").write_text("2")
-    (tmp_path / "photo.jpg").write_bytes(b"\xff")
-    found = find_documents([tmp_path / "empty", tmp_path / "missing", tmp_path / "one", tmp_path / "two",
-                            tmp_path / "photo.jpg"])
-    assert [name for name, _ in found.files] == ["same.md"]
-    messages = [str(p) for p in found.problems]
-    assert len(messages) == 4
-    assert "empty: no file in this folder" in messages[0]
-    assert "missing: no such file or folder" in messages[1]
-    assert "another document is also named 'same.md'" in messages[2]
-    assert "unsupported file type '.jpg'" in messages[3]
 
 
 # --- question sets ---------------------------------------------------------------------------------

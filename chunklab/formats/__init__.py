@@ -4,8 +4,9 @@ CSV and tables into blocks with exact spans (one parser per format)."""
 from .blocks import Block, heading_trails
 from .corpus import list_documents, load_document, load_questions
 from .document import Document
+from .folders import find_documents
 from .parse import document_blocks, guess_format
-from .readers import DocumentError, find_documents, read_document
+from .readers import DocumentError, read_document
 from .tables import Table, document_parts
 from .unbreakable import code_block_spans, table_row_spans
 

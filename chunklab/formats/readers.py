@@ -13,8 +13,8 @@ corpus's (`chunklab.formats.corpus.load_document` reads through this module too)
 
 A file that cannot be read raises `DocumentError`, whose message names the path and the reason (not
 UTF-8, with the byte and its offset; a corrupt or truncated PDF; permission denied; ...).
-`find_documents` expands files and folders into the supported files they hold, and `read_questions`
-reads a question set in the JSONL shape of ``data/questions_dev.jsonl``, checking every golden span.
+`chunklab.formats.folders.find_documents` expands files and folders into the supported files they
+hold, and `read_questions` reads a question set in the JSONL shape of ``data/questions_dev.jsonl``, checking every golden span.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ import json
 import os
 import pathlib
 import types
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .code import LANGUAGE_BY_SUFFIX
@@ -36,8 +35,6 @@ __all__ = [
     "KIND_BY_SUFFIX",
     "DocumentError",
     "DocumentNotFound",
-    "FoundDocuments",
-    "find_documents",
     "read_contents",
     "read_document",
     "read_questions",
@@ -226,73 +223,6 @@ def read_document(
     name = path.name if name is None else name
     return Document(name=name, title=name, kind=kind, text=text, path=path,
                     metadata=types.MappingProxyType(metadata))
-
-
-@dataclass(frozen=True)
-class FoundDocuments:
-    """What `find_documents` found: ``(name, path)`` of each supported file, and the problems."""
-
-    files: list[tuple[str, pathlib.Path]] = field(default_factory=list)
-    problems: list[DocumentError] = field(default_factory=list)
-
-
-def find_documents(paths: Iterable[str | os.PathLike[str]]) -> FoundDocuments:
-    """Expand files and folders into the supported files to read, in a stable order.
-
-    A file given directly must have a supported extension and is named by its file name. A folder is
-    searched recursively (hidden files and folders skipped); its supported files are named by their
-    path inside the folder (``guides/install.md``), in sorted order. A path that does not exist, a
-    file of an unsupported type (given directly or found in a folder: nothing is dropped without a
-    word), an empty folder and two documents with the same name are reported in ``problems`` (one
-    `DocumentError` each); everything else is still returned.
-    """
-    found = FoundDocuments()
-    owner: dict[str, pathlib.Path] = {}
-    for given in paths:
-        path = pathlib.Path(given)
-        try:
-            expanded, unsupported = _expand(path)
-            found.problems.extend(unsupported)
-            for name, file in expanded:
-                if name in owner:
-                    found.problems.append(
-                        DocumentError(f"{file}: another document is also named {name!r} ({owner[name]}); rename one")
-                    )
-                    continue
-                owner[name] = file
-                found.files.append((name, file))
-        except DocumentError as problem:
-            found.problems.append(problem)
-    return found
-
-
-def _expand(path: pathlib.Path) -> tuple[list[tuple[str, pathlib.Path]], list[DocumentError]]:
-    """The supported files under `path` (named by their path inside a folder) and a problem for each
-    file of an unsupported type found in a folder."""
-    if path.is_dir():
-        files = sorted(
-            (p for p in path.rglob("*") if not _hidden(p.relative_to(path)) and not p.is_dir()),
-            key=lambda p: p.relative_to(path).as_posix(),
-        )
-        if not files:
-            raise DocumentError(f"{path}: no file in this folder")
-        supported = [p for p in files if p.suffix.lower() in KIND_BY_SUFFIX]
-        problems = []
-        for file in files:
-            if file.suffix.lower() not in KIND_BY_SUFFIX:
-                try:
-                    _kind(file)
-                except DocumentError as problem:
-                    problems.append(problem)
-        return [(p.relative_to(path).as_posix(), p) for p in supported], problems
-    if not path.exists() and not path.is_symlink():
-        raise DocumentNotFound(f"{path}: no such file or folder")
-    _kind(path)
-    return [(path.name, path)], []
-
-
-def _hidden(relative: pathlib.Path) -> bool:
-    return any(part.startswith(".") for part in relative.parts)
 
 
 def read_questions(path: str | os.PathLike[str], documents: Sequence[Document]) -> list[dict[str, Any]]:

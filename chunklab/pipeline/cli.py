@@ -4,13 +4,18 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 
 * ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges, and
   when a parameter acts only with certain values of another (``only with unit=tokens``).
-* ``chunklab chunk PATH... --strategy NAME [--param KEY=VALUE]... [--out chunks.jsonl] [--jobs N]``:
+* ``chunklab chunk PATH... [--strategy NAME [--param KEY=VALUE]...] [--out chunks.jsonl] [--jobs N]``:
   chunk files and folders (markdown, text, web pages, CSV, PDF, Word, JSON, JSON Lines, notebooks
   and source code: `chunklab.formats.readers`) into JSON Lines, one chunk record per line
-  (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs`` is. A file that cannot
-  be read (a type chunklab does not read included) is reported with its path and the reason as the
-  run goes on, and named again in the closing summary; each document's records are written as soon
-  as it is done; the exit status is 1 if anything was skipped.
+  (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs`` is. Without
+  ``--strategy`` it uses `DEFAULT_STRATEGY` (the hybrid, the course's recommended strategy).
+  Folders are walked as `chunklab.formats.folders.find_documents` does: symlinked folders followed
+  once, build artefacts (``_sources``, ``_static``...) and hidden files left out unless
+  ``--no-default-excludes``, ``--include`` / ``--exclude`` globs, documents named by their path in
+  the folder given. A supported file that cannot be read is reported with its path and the reason as
+  the run goes on; each document's records are written as soon as it is done. The closing line
+  counts the chunks and documents, names what failed, and counts what was not read and why
+  (unsupported types by extension, build artefacts, globs, symlinked folders already walked).
 * ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]... [--budget N]...``:
   `chunklab.evaluation.comparison.compare` on your own documents and questions: every strategy
   sends the same budget of text per question, and for each retriever and budget the leaderboard
@@ -18,8 +23,9 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 
 Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
 as their HTML source instead, markup included (for question spans that index the source).
-* ``chunklab index PATH... --store DIR --strategy NAME [--param ...]...``: one ChromaDB collection
-  per strategy and parameters (`chunklab.pipeline.store`).
+* ``chunklab index PATH... --store DIR [--strategy NAME [--param ...]]...``: one ChromaDB collection
+  per strategy and parameters (`chunklab.pipeline.store`), embedded in batches as documents are
+  chunked (bounded memory); it says how many chunks were new and how many were already indexed.
 * ``chunklab query --store DIR --collection NAME "question" [--where KEY=VALUE]...``: the top-k
   chunks of a collection, with metadata filters.
 
@@ -28,8 +34,14 @@ as their HTML source instead, markup included (for question spans that index the
 constraint (`chunklab.core.Chunker.constraints`) and checked by the chunker itself (its
 `chunklab.core.ParameterError`).
 
-Exit status: 0 on success, 1 if a document could not be read or chunked, 2 for a usage error (an
-unknown strategy, a bad parameter, a malformed question file, an unknown collection).
+Progress bars are drawn on standard error only when it is a terminal (``--progress`` /
+``--no-progress`` to force either way).
+
+Exit status: 0 on success, even when files of an unsupported type or build artefacts were left
+unread (they are counted); 1 if a supported file could not be read or chunked, a path does not exist
+or a folder is empty (with ``--strict``, also if any file was left unread except by your own
+``--exclude`` / ``--include``); 2 for a usage error (an unknown strategy, a bad parameter, a
+malformed question file, an unknown collection).
 """
 
 from __future__ import annotations
@@ -46,11 +58,16 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from ..constraints import Constraint
 from ..core import CHUNKERS, Chunker, ParameterError
-from ..formats.readers import DocumentError, find_documents, read_document, read_questions
+from ..formats.folders import BUILD_ARTEFACTS, HIDDEN, FoundDocuments, find_documents
+from ..formats.readers import DocumentError, read_document, read_questions
 from .export import from_dicts, json_line
 from .files import chunk_file
 
-__all__ = ["build_parser", "main", "make_chunker", "parse_value"]
+__all__ = ["DEFAULT_STRATEGY", "build_parser", "main", "make_chunker", "parse_value"]
+
+#: The strategy `chunk` and `index` use without ``--strategy``: the hybrid, the course's recommended
+#: default (notebook 15 measures it against every other strategy; notebook 16 compares them all).
+DEFAULT_STRATEGY = "hybrid"
 
 class UsageError(Exception):
     """A mistake in the command (exit status 2); the message says what to change."""
@@ -92,12 +109,16 @@ def make_chunker(name: str, assignments: Sequence[str] = ()) -> Chunker:
 
 
 class _StrategyAction(argparse.Action):
-    """``--strategy NAME`` starts a new chunker; ``--param`` adds to the most recent one."""
+    """``--strategy NAME`` starts a new chunker; ``--param`` adds to the most recent one (to the
+    command's default strategy when none came before it)."""
 
     def __call__(self, parser: Any, namespace: Any, value: Any, option: str | None = None) -> None:
         strategies = list(getattr(namespace, "strategies", None) or [])
+        default = getattr(namespace, "default_strategy", None)
         if self.dest == "strategies":
             strategies.append((value, []))
+        elif not strategies and default is not None:
+            strategies.append((default, [value]))
         elif not strategies:
             parser.error(f"{option} {value} comes before any --strategy; put it after the strategy it configures")
         else:
@@ -105,8 +126,9 @@ class _StrategyAction(argparse.Action):
         namespace.strategies = strategies
 
 
-def _chunkers(strategies: Sequence[tuple[str, list[str]]]) -> list[Chunker]:
-    return [make_chunker(name, params) for name, params in strategies]
+def _chunkers(strategies: Sequence[tuple[str, list[str]]] | None) -> list[Chunker]:
+    """The chunkers of the ``--strategy`` options, or the `DEFAULT_STRATEGY` when there is none."""
+    return [make_chunker(name, params) for name, params in strategies or [(DEFAULT_STRATEGY, [])]]
 
 
 # -- documents -------------------------------------------------------------------------------------
@@ -147,39 +169,102 @@ def _in_order(function: Callable[..., Any], tasks: Sequence[tuple], jobs: int) -
             yield result
 
 
+def _found(args: argparse.Namespace) -> FoundDocuments:
+    """The documents under ``args.paths`` with the ``--include``, ``--exclude`` and
+    ``--no-default-excludes`` rules; each problem is reported on stderr."""
+    found = find_documents(args.paths, include=args.include, exclude=args.exclude,
+                           default_excludes=args.default_excludes)
+    for problem in found.problems:
+        print(f"chunklab: {problem}", file=sys.stderr)
+    return found
+
+
+def _show_progress(args: argparse.Namespace) -> bool:
+    """``--progress`` / ``--no-progress`` if given, else whether standard error is a terminal."""
+    return sys.stderr.isatty() if args.progress is None else args.progress
+
+
 def _chunked_files(
-    chunker: Chunker, args: argparse.Namespace, problems: list[str]
+    chunker: Chunker, files: Sequence[tuple[str, Path]], args: argparse.Namespace, failures: list[str],
+    action: str = "chunk",
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """``(name, records)`` of every readable document under ``args.paths``, in input order (``--jobs``
-    workers, ``--html-source`` and ``--progress`` from `args`); what could not be read is appended
-    to `problems` (and reported on stderr) as it happens."""
+    """``(name, records)`` of every document of `files` that could be chunked, in order (``--jobs``
+    workers, ``--html-source`` and ``--progress`` from `args`); what failed is appended to `failures`
+    (and reported on stderr) as it happens. The progress bar is labelled `action`."""
     from tqdm.auto import tqdm
 
-    found = find_documents(args.paths)
-    for problem in found.problems:
-        _report(problems, str(problem))
-    tasks = [(chunker, path, name, args.html_source) for name, path in found.files]
-    # tqdm's disable=None: a bar only when standard error is a terminal.
-    disable = None if args.progress is None else not args.progress
+    tasks = [(chunker, path, name, args.html_source) for name, path in files]
     done = 0
-    with tqdm(total=len(tasks), desc=f"chunk ({chunker.name})", unit="doc", disable=disable) as bar:
+    bar = tqdm(total=len(tasks), desc=f"{action} ({chunker.name})", unit="doc", disable=not _show_progress(args))
+    with bar:
         try:
             for (_, _, name, _), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, args.jobs)):
                 done += 1
-                bar.update()
                 if problem is not None:
-                    _report(problems, problem)
+                    _report(failures, problem)
                 else:
                     yield name, records
+                bar.update()
         except BrokenProcessPool as error:
             # A worker was killed (out of memory, a crash in native code): what is written stays written.
             for _, path, _, _ in tasks[done:]:
-                _report(problems, f"{path}: not chunked: a worker process died ({error})")
+                _report(failures, f"{path}: not chunked: a worker process died ({error})")
 
 
-def _report(problems: list[str], message: str) -> None:
-    problems.append(message)
-    print(f"chunklab: skipped: {message}", file=sys.stderr)
+def _report(failures: list[str], message: str) -> None:
+    """Keep and print a file that could not be chunked (the message starts with its path)."""
+    failures.append(message)
+    print(f"chunklab: failed: {message}", file=sys.stderr)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 chunk``, ``2 chunks``, ``0 chunks``: a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def _by_count(counts: collections.Counter[str]) -> str:
+    return ", ".join(f"{key} {n}" for key, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _not_read(found: FoundDocuments) -> list[str]:
+    """The summary's clauses for what was left unread on purpose: files of unsupported types by
+    extension, build artefacts and hidden files, the ``--exclude`` / ``--include`` globs, linked
+    folders already walked."""
+    clauses = []
+    if found.unsupported:
+        clauses.append(f"{counted(found.unsupported.total(), 'file')} of types chunklab does not read "
+                       f"({_by_count(found.unsupported)})")
+    defaults = collections.Counter({k: n for k, n in found.excluded.items() if k in (*BUILD_ARTEFACTS, HIDDEN)})
+    if defaults:
+        clauses.append(f"{counted(defaults.total(), 'build artefact or hidden file', 'build artefacts and hidden files')}"
+                       f" ({_by_count(defaults)}; --no-default-excludes reads them)")
+    for option in ("--exclude", "--include"):
+        if found.excluded[option]:
+            clauses.append(f"{counted(found.excluded[option], 'file')} left out by {option}")
+    if found.repeats:
+        clauses.append(f"{counted(len(found.repeats), 'symlinked folder')} already walked ({found.repeats[0]}"
+                       + (", ..." if len(found.repeats) > 1 else "") + ")")
+    return clauses
+
+
+def _summary(head: str, found: FoundDocuments, failures: Sequence[str]) -> str:
+    """The closing line: `head`, the paths that failed (the first ten), and what was left unread and why."""
+    failed = list(dict.fromkeys(_named([*map(str, found.problems), *failures])))
+    parts = [head, f"{len(failed)} failed" + (": " + ", ".join(failed[:10]) if failed else "")
+             + (", ..." if len(failed) > 10 else "")]
+    not_read = _not_read(found)
+    if not_read:
+        parts.append("not read: " + ", ".join(not_read))
+    return "chunklab: " + "; ".join(parts)
+
+
+def _status(found: FoundDocuments, failures: Sequence[str], strict: bool) -> int:
+    """1 if a path or a supported file failed, or with `strict` if anything was not read but by the
+    user's own ``--exclude`` / ``--include``; else 0."""
+    if found.problems or failures:
+        return 1
+    skipped = found.unsupported or found.repeats or any(k in (*BUILD_ARTEFACTS, HIDDEN) for k in found.excluded)
+    return 1 if strict and skipped else 0
 
 
 # -- commands --------------------------------------------------------------------------------------
@@ -199,14 +284,15 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
-    if len(args.strategies) != 1:
+    if args.strategies is not None and len(args.strategies) != 1:
         raise UsageError("chunk takes exactly one --strategy (use `index` or `evaluate` for several)")
     (chunker,) = _chunkers(args.strategies)
-    problems: list[str] = []
+    found = _found(args)
+    failures: list[str] = []
     written = documents = 0
     target = out if args.out == "-" else open(args.out, "w", encoding="utf-8")
     try:
-        for _, records in _chunked_files(chunker, args, problems):
+        for _, records in _chunked_files(chunker, found.files, args, failures):
             target.writelines(json_line(record) + "\n" for record in records)
             target.flush()
             written += len(records)
@@ -215,9 +301,9 @@ def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
         if target is not out:
             target.close()
     where = "" if args.out == "-" else f" to {args.out}"
-    skipped = f"{len(problems)} skipped" + (": " + ", ".join(_named(problems)) if problems else "")
-    print(f"chunklab: {written} chunks from {documents} document(s){where}; {skipped}", file=sys.stderr)
-    return 1 if problems else 0
+    head = f"{counted(written, 'chunk')} from {counted(documents, 'document')}{where}"
+    print(_summary(head, found, failures), file=sys.stderr)
+    return _status(found, failures, args.strict)
 
 
 def _named(problems: Sequence[str]) -> list[str]:
@@ -230,7 +316,8 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     from ..evaluation.verdicts import leaderboard
 
     chunkers = {repr(c): c for c in _chunkers(args.strategies)}
-    found = find_documents(args.paths)
+    found = find_documents(args.paths, include=args.include, exclude=args.exclude,
+                           default_excludes=args.default_excludes)
     problems = [str(p) for p in found.problems]
     documents = []
     for name, path in found.files:
@@ -251,13 +338,13 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     try:
         budgets = {"budget": args.budgets} if args.budgets else {}
         result = compare(chunkers, documents, questions, retrievers=retrievers, **budgets,
-                         progress=args.progress is not False, use_context=args.use_context)
+                         progress=_show_progress(args), use_context=args.use_context)
     except ValueError as error:  # a budget that is not a positive integer
         raise UsageError(str(error)) from error
     if args.out:
         summarize(result).to_csv(args.out, index=False)
     budgets = sorted(result.rows["budget"].unique())
-    print(f"{len(documents)} document(s), {len(questions)} question(s); every chunking sends the same "
+    print(f"{counted(len(documents), 'document')}, {counted(len(questions), 'question')}; every chunking sends the same "
           f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in budgets)}", file=out)
     for retriever in result.rows["retriever"].unique():
         for budget in budgets:
@@ -293,18 +380,24 @@ def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     from . import store
 
     chunkers = _chunkers(args.strategies)
+    found = _found(args)
     client = None  # the store is created only when there is something to put in it
-    problems: list[str] = []
+    failures: list[str] = []
     for chunker in chunkers:
-        chunks = [c for _, records in _chunked_files(chunker, args, problems)
-                  for c in from_dicts(records)]
-        if not chunks:
+        chunks = (chunk for _, records in _chunked_files(chunker, found.files, args, failures, action="index")
+                  for chunk in from_dicts(records))
+        first = next(chunks, None)
+        if first is None:
             print(f"chunklab index: no chunks to index for {chunker!r}", file=sys.stderr)
             continue
         client = client or store.open_store(args.store)
-        collection = store.index_chunks(client, chunker, chunks, use_context=not args.no_context)
-        print(f"{collection.name}\t{collection.count()} chunks\t{chunker!r}", file=out)
-    return 1 if problems else 0
+        done = store.index_stream(client, chunker, itertools.chain([first], chunks), use_context=not args.no_context)
+        print(f"{done.collection.name}\t{counted(done.collection.count(), 'chunk')}\t{chunker!r}", file=out)
+        removed = f", {done.removed} removed (no longer produced)" if done.removed else ""
+        print(f"chunklab index: {counted(done.new, 'new chunk')}, {done.kept} already indexed{removed}",
+              file=sys.stderr)
+    print(_summary(counted(len(found.files), "document") + " found", found, failures), file=sys.stderr)
+    return _status(found, failures, args.strict)
 
 
 def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
@@ -330,7 +423,9 @@ def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 # -- the parser ------------------------------------------------------------------------------------
 _EXAMPLES = """examples:
   chunklab strategies
+  chunklab chunk docs/ --out chunks.jsonl                  (the hybrid, the recommended default)
   chunklab chunk docs/ --strategy fixed --param chunk_size=400 --param chunk_overlap=40 --out chunks.jsonl
+  chunklab chunk site/ --include '*.html' --exclude 'genindex*' --out chunks.jsonl
   chunklab evaluate docs/ --questions questions.jsonl --strategy fixed --param chunk_size=300 \\
       --strategy fixed --param chunk_size=1200
   chunklab index docs/ --store chroma-db --strategy fixed --param chunk_size=400
@@ -348,31 +443,51 @@ def build_parser() -> argparse.ArgumentParser:
     strategies = commands.add_parser("strategies", help="list every chunking strategy and its parameters")
     strategies.set_defaults(run=_cmd_strategies)
 
-    def documents(sub: argparse.ArgumentParser, several: bool) -> None:
+    def documents(sub: argparse.ArgumentParser, several: bool, default: bool) -> None:
         sub.add_argument("paths", nargs="+", metavar="PATH",
-                         help="files or folders (.md .txt .html .csv .pdf .docx .json .jsonl .ipynb, source code)")
-        sub.add_argument("--strategy", dest="strategies", action=_StrategyAction, required=True, metavar="NAME",
-                         help="a registered strategy" + (" (repeat for several)" if several else ""))
+                         help="files or folders (.md .txt .html .csv .pdf .docx .json .jsonl .ipynb, source code); "
+                              "folders are walked recursively, symlinked folders included")
+        strategy = "a registered strategy" + (" (repeat for several)" if several else "")
+        if default:
+            strategy += f" (default: {DEFAULT_STRATEGY}, the course's recommended strategy)"
+            sub.set_defaults(default_strategy=DEFAULT_STRATEGY)
+        sub.add_argument("--strategy", dest="strategies", action=_StrategyAction, required=not default,
+                         metavar="NAME", help=strategy)
         sub.add_argument("--param", dest="params", action=_StrategyAction, metavar="KEY=VALUE",
-                         help="a parameter of the --strategy before it (repeatable)")
+                         help="a parameter of the --strategy before it" + (", or of the default one" if default else "")
+                              + " (repeatable)")
+        sub.add_argument("--include", action="append", default=[], metavar="GLOB",
+                         help="in folders, read only files whose path inside the folder or name matches GLOB "
+                              "(repeatable; '*' also matches '/')")
+        sub.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                         help="in folders, leave out files and folders whose path or name matches GLOB (repeatable)")
+        sub.add_argument("--no-default-excludes", dest="default_excludes", action="store_false",
+                         help=f"also read hidden files and folders and build artefacts ({', '.join(BUILD_ARTEFACTS)}),"
+                              " which are left out by default")
         sub.add_argument("--html-source", action="store_true",
                          help="read web pages as their HTML source, markup included (default: their main text)")
         sub.add_argument("--progress", dest="progress", action="store_true", default=None,
-                         help="always show the progress bar (default: only on a terminal)")
+                         help="always show the progress bar (default: only when standard error is a terminal)")
         sub.add_argument("--no-progress", dest="progress", action="store_false", help="never show it")
+
+    def strict(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--strict", action="store_true",
+                         help="exit 1 if any file was not read (unsupported type, build artefact, hidden, linked "
+                              "folder already walked), not only when one failed; --exclude/--include still apply")
 
     def jobs(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--jobs", "-j", type=int, default=_default_jobs(),
                          help="worker processes (default: all cores, here %(default)s); the output is the same")
 
     chunk = commands.add_parser("chunk", help="chunk files into JSON Lines, one chunk per line")
-    documents(chunk, several=False)
+    documents(chunk, several=False, default=True)
     chunk.add_argument("--out", "-o", default="-", metavar="FILE", help="output file (default: standard output)")
     jobs(chunk)
+    strict(chunk)
     chunk.set_defaults(run=_cmd_chunk)
 
     evaluate = commands.add_parser("evaluate", help="measure strategies with your own questions")
-    documents(evaluate, several=True)
+    documents(evaluate, several=True, default=False)
     evaluate.add_argument("--questions", required=True, metavar="FILE.jsonl",
                           help="questions in the shape of data/questions_dev.jsonl, about these documents")
     evaluate.add_argument("--retriever", dest="retrievers", action="append", metavar="NAME",
@@ -387,11 +502,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.set_defaults(run=_cmd_evaluate)
 
     index = commands.add_parser("index", help="put each strategy's chunks into its own ChromaDB collection")
-    documents(index, several=True)
+    documents(index, several=True, default=True)
     index.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder (created if missing)")
     index.add_argument("--no-context", action="store_true",
                        help="embed the chunk text alone, ignoring its metadata context")
     jobs(index)
+    strict(index)
     index.set_defaults(run=_cmd_index)
 
     query = commands.add_parser("query", help="the chunks of a collection closest to a question")

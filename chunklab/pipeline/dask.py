@@ -28,7 +28,8 @@ from typing import Any
 
 from ..core import Chunker
 from ..formats.document import Document
-from ..formats.readers import DocumentError, find_documents
+from ..formats.folders import find_documents
+from ..formats.readers import DocumentError
 from .export import json_line
 from .files import chunk_document, chunk_file
 
@@ -66,9 +67,9 @@ def chunk_files(
     paths: Sequence[str | os.PathLike[str]], chunker: Chunker, npartitions: int | None = None
 ) -> Any:
     """`chunk_bag` over the files and folders `paths`, found and named as ``chunklab chunk`` does
-    (`chunklab.formats.readers.find_documents`). Raises the first problem finding them (a missing path, an
-    empty folder, a file of a type chunklab does not read, two documents with one name) before anything
-    is computed."""
+    (`chunklab.formats.folders.find_documents`: build artefacts and hidden files left out, files of a type
+    chunklab does not read ignored). Raises the first problem finding them (a missing path, an empty
+    folder, two documents with one name) before anything is computed."""
     import dask.bag as db
 
     found = find_documents(paths)

@@ -14,7 +14,8 @@ What is stored for a chunk: its text as the document; its vector, made from
 one and `use_context` is on); its metadata flattened to the types Chroma keeps (`flatten_metadata`)
 plus ``start`` and ``end``; and an id computed from its source, offsets and indexed text
 (`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a document replaces
-its old chunks in that collection.
+its old chunks in that collection. `index_stream` takes the chunks as an iterable and embeds them in
+batches, so a large tree is indexed in bounded memory, and says how many chunks were new.
 
 Python::
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -60,6 +62,7 @@ from .files import chunk_document
 __all__ = [
     "ChromaRetriever",
     "Hit",
+    "Indexed",
     "MiniLMEmbeddingFunction",
     "chunk_id",
     "collection_name",
@@ -67,6 +70,7 @@ __all__ = [
     "flatten_metadata",
     "index_chunks",
     "index_documents",
+    "index_stream",
     "memory_collection",
     "nearest",
     "open_store",
@@ -235,42 +239,81 @@ def _batches(n: int, size: int) -> Iterable[slice]:
     return (slice(i, min(i + size, n)) for i in range(0, n, size))
 
 
-def index_chunks(store: Any, chunker: Chunker, chunks: Sequence[Chunk], use_context: bool = True) -> Any:
-    """Put `chunks` (made by `chunker`, each with ``metadata["source"]``) into the chunker's collection.
+@dataclass(frozen=True)
+class Indexed:
+    """What `index_stream` did: the Chroma ``collection``, how many chunks were ``new`` (embedded and
+    added), how many were ``kept`` (already indexed: their stored vectors reused) and how many old
+    chunks of the same sources were ``removed`` (no longer produced)."""
 
-    Returns the Chroma collection. A chunk already there (same id: same source, offsets and
-    indexed text) keeps its stored vector, so re-indexing embeds only what changed and indexing twice
-    is idempotent; its metadata is rewritten (``total_chunks`` may have changed). Chunks of the same
-    sources that are no longer produced (an edited document) are deleted. `store` is a folder or a
-    client from `open_store`.
+    collection: Any
+    new: int
+    kept: int
+    removed: int
+
+
+def index_stream(
+    store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = True, batch_size: int = 256,
+) -> Indexed:
+    """Put `chunks` (made by `chunker`, each with ``metadata["source"]``) into the chunker's collection,
+    `batch_size` chunks at a time, and say what changed.
+
+    The chunks are consumed as they come (a generator over a large tree is never held whole): the
+    texts in memory are one batch's; what grows with the tree is the ids seen so far and the vectors
+    (MiniLM's cache of 1.5 KB per text, Chroma's index). A chunk already there (same id: same
+    source, offsets and indexed text) keeps its stored vector, so re-indexing embeds only what
+    changed and indexing twice is idempotent; its metadata is rewritten (``total_chunks`` may have
+    changed). Chunks of the same sources that are no longer produced (an edited document) are
+    deleted. `store` is a folder or a client from `open_store`.
     """
+    if batch_size < 1:
+        raise ValueError(f"index_stream: batch_size must be >= 1, got {batch_size}")
     client = _client(store)
     collection = _collection(client, chunker)
-    unique: dict[str, Chunk] = {}
-    for chunk in chunks:
-        unique.setdefault(chunk_id(chunk, use_context), chunk)
-    ids = list(unique)
-    kept = list(unique.values())
-    metadatas = [{**flatten_metadata(c.metadata), "start": c.start, "end": c.end} for c in kept]
-    vectors = _vectors(collection, ids, [indexed_text(c, use_context) for c in kept], client.get_max_batch_size())
-    for part in _batches(len(ids), client.get_max_batch_size()):
-        collection.upsert(ids=ids[part], embeddings=vectors[part], documents=[c.text for c in kept[part]],
-                          metadatas=metadatas[part])
-    fresh = set(ids)
-    for source in dict.fromkeys(c.metadata.get("source", "") for c in kept):
+    fresh: dict[str, str] = {}  # id -> source, every chunk seen
+    fields = json.loads((collection.metadata or {}).get(FIELDS_KEY, "{}"))
+    new = kept = 0
+    batch: dict[str, Chunk] = {}
+    size = min(batch_size, client.get_max_batch_size())
+    for chunk in itertools.chain(chunks, [None]):
+        if chunk is not None:
+            key = chunk_id(chunk, use_context)
+            if key not in fresh:
+                fresh[key] = chunk.metadata.get("source", "")
+                batch[key] = chunk
+        if batch and (chunk is None or len(batch) >= size):
+            added = _upsert(collection, batch, use_context, fields)
+            new, kept, batch = new + added, kept + len(batch) - added, {}
+    removed = 0
+    for source in dict.fromkeys(fresh.values()):
         stale = [i for i in collection.get(where={"source": source}, include=[])["ids"] if i not in fresh]
         if stale:
             collection.delete(ids=stale)
-    _record_fields(collection, metadatas)
-    return collection
+            removed += len(stale)
+    collection.modify(metadata={**collection.metadata, FIELDS_KEY: json.dumps(fields, sort_keys=True)})
+    return Indexed(collection, new, kept, removed)
 
 
-def _vectors(collection: Any, ids: Sequence[str], texts: Sequence[str], batch: int) -> np.ndarray:
-    """The vector of each id: the one stored in `collection` if there is one, else MiniLM's of its text."""
-    stored: dict[str, Any] = {}
-    for part in _batches(len(ids), batch):
-        found = collection.get(ids=list(ids[part]), include=["embeddings"])
-        stored.update(zip(found["ids"], found["embeddings"]))
+def index_chunks(store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = True) -> Any:
+    """`index_stream` returning only the Chroma collection."""
+    return index_stream(store, chunker, chunks, use_context).collection
+
+
+def _upsert(collection: Any, batch: Mapping[str, Chunk], use_context: bool, fields: dict[str, str]) -> int:
+    """Write one batch of chunks (by id) with their vectors; returns how many were not stored before."""
+    ids = list(batch)
+    chunks = list(batch.values())
+    metadatas = [{**flatten_metadata(c.metadata), "start": c.start, "end": c.end} for c in chunks]
+    vectors, added = _vectors(collection, ids, [indexed_text(c, use_context) for c in chunks])
+    collection.upsert(ids=ids, embeddings=vectors, documents=[c.text for c in chunks], metadatas=metadatas)
+    _record_fields(fields, metadatas)
+    return added
+
+
+def _vectors(collection: Any, ids: Sequence[str], texts: Sequence[str]) -> tuple[np.ndarray, int]:
+    """The vector of each id (the one stored in `collection` if there is one, else MiniLM's of its
+    text), and how many had to be embedded."""
+    found = collection.get(ids=list(ids), include=["embeddings"])
+    stored = dict(zip(found["ids"], found["embeddings"]))
     vectors = np.zeros((len(ids), default_embedder().dim), dtype=np.float32)
     missing = [i for i, key in enumerate(ids) if key not in stored]
     if missing:
@@ -278,24 +321,22 @@ def _vectors(collection: Any, ids: Sequence[str], texts: Sequence[str], batch: i
     for i, key in enumerate(ids):
         if key in stored:
             vectors[i] = stored[key]
-    return vectors
+    return vectors, len(missing)
 
 
-def _record_fields(collection: Any, metadatas: Sequence[Mapping[str, Any]]) -> None:
-    """Keep the type of every metadata field in the collection's metadata (for `parse_where`)."""
-    fields = json.loads((collection.metadata or {}).get(FIELDS_KEY, "{}"))
+def _record_fields(fields: dict[str, str], metadatas: Sequence[Mapping[str, Any]]) -> None:
+    """Add the type of every metadata field to `fields` (kept in the collection's metadata for `parse_where`)."""
     for metadata in metadatas:
         for key, value in metadata.items():
             kind = _field_type(value)
             if fields.setdefault(key, kind) != kind:
                 fields[key] = "float" if {fields[key], kind} == {"int", "float"} else "str"
-    collection.modify(metadata={**collection.metadata, FIELDS_KEY: json.dumps(fields, sort_keys=True)})
 
 
 def index_documents(store: Any, chunker: Chunker, documents: Iterable[Document], use_context: bool = True) -> Any:
     """Chunk each `chunklab.Document` as ``chunklab chunk`` does (`chunklab.pipeline.files.chunk_document`:
     its name as ``source``, pages for a PDF) and `index_chunks` the result."""
-    chunks = [c for doc in documents for c in from_dicts(chunk_document(chunker, doc))]
+    chunks = (c for doc in documents for c in from_dicts(chunk_document(chunker, doc)))
     return index_chunks(store, chunker, chunks, use_context)
 
 

@@ -95,7 +95,7 @@ def test_starts_agree_with_llama_indexs_offsets_on_the_corpus() -> None:
 
     chunker = LlamaIndexSentenceSplitter(chunk_size=256, chunk_overlap=50)
     for document in map(load_document, ["manual", "faq_page"]):
-        nodes = chunker.node_parser().get_nodes_from_documents([Document(text=document.text)])
+        nodes = chunker.llama_index_parser().get_nodes_from_documents([Document(text=document.text)])
         assert [(n.start_char_idx, n.end_char_idx) for n in nodes] == [(c.start, c.end) for c in chunker(document.text)]
 
 
@@ -148,10 +148,10 @@ def test_place_keeps_a_right_offered_start_and_searches_for_a_wrong_or_missing_o
 
 
 def test_wrappers_refuse_what_they_cannot_use() -> None:
-    with pytest.raises(ParameterError, match="splitter"):
-        LangChainChunker(splitter="recursive")
-    with pytest.raises(ParameterError, match="parser"):
-        LlamaIndexChunker(parser=RecursiveCharacterTextSplitter())
+    with pytest.raises(ParameterError, match="text_splitter"):
+        LangChainChunker(text_splitter="recursive")
+    with pytest.raises(ParameterError, match="node_parser"):
+        LlamaIndexChunker(node_parser=RecursiveCharacterTextSplitter())
     with pytest.raises(ParameterError, match="chunk_overlap"):
         LangChainRecursiveCharacterTextSplitter(chunk_size=100, chunk_overlap=100)
     with pytest.raises(ParameterError, match="chunk_size"):
@@ -188,3 +188,17 @@ def test_compare_takes_the_wrapped_splitters_beside_chunklabs_own() -> None:
     assert set(result.chunkings["strategy"]) == {"langchain", "llama_index", "recursive"}
     table = compare(chunkers, docs, questions, retrievers=("bm25",), k=3, progress=False)
     assert len(table) == 3 and table["recall@k"].between(0, 1).all()
+
+
+def test_neither_framework_is_imported_until_a_text_is_chunked() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom chunklab.integrations.references import reference_chunkers\n"
+              "rows = reference_chunkers()\n"
+              "print(sorted(m for m in ('langchain_text_splitters', 'llama_index.core') if m in sys.modules))\n"
+              "[row('A sentence. Another one.') for row in rows.values()]\n"
+              "print(sorted(m for m in ('langchain_text_splitters', 'llama_index.core') if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split("\n")[:2] == ["[]", "['langchain_text_splitters', 'llama_index.core']"]

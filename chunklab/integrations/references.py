@@ -85,7 +85,7 @@ class LangChainRecursiveCharacterTextSplitter(_Sized, LangChainChunker):
         except ValueError as error:
             raise ParameterError(str(error)) from error
 
-    def text_splitter(self) -> Any:
+    def langchain_splitter(self) -> Any:
         """The LangChain splitter, built once per parameter set."""
         return _recursive_splitter(self.chunk_size, self.chunk_overlap, self.unit, self.tokenizer)
 
@@ -108,7 +108,7 @@ class LangChainTokenTextSplitter(_Sized, LangChainChunker):
         self.chunk_overlap = chunk_overlap
         self.validate()
 
-    def text_splitter(self) -> Any:
+    def langchain_splitter(self) -> Any:
         """The LangChain splitter, built once per parameter set."""
         return _token_splitter(self.chunk_size, self.chunk_overlap)
 
@@ -131,7 +131,7 @@ class LlamaIndexSentenceSplitter(_Sized, LlamaIndexChunker):
         self.chunk_overlap = chunk_overlap
         self.validate()
 
-    def node_parser(self) -> Any:
+    def llama_index_parser(self) -> Any:
         """The LlamaIndex parser, built once per parameter set."""
         return _sentence_splitter(self.chunk_size, self.chunk_overlap)
 

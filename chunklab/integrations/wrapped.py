@@ -38,25 +38,21 @@ class LangChainChunker(Chunker):
 
     name: ClassVar[str] = "langchain"
 
-    def __init__(self, splitter: Any) -> None:
-        self.splitter = splitter
+    def __init__(self, text_splitter: Any) -> None:
+        self.text_splitter = text_splitter
         self.validate()
 
     def check(self) -> None:
-        """The splitter must have a ``split_text`` method."""
-        if not callable(getattr(self.splitter, "split_text", None)):
-            raise ParameterError(
-                f"{type(self).__name__}: parameter 'splitter' must be a LangChain TextSplitter (an object with "
-                f"split_text), got {type(self.splitter).__name__}"
-            )
+        """`text_splitter` must have a ``split_text`` method."""
+        _require(self, "text_splitter", "a LangChain TextSplitter", "split_text")
 
-    def text_splitter(self) -> Any:
+    def langchain_splitter(self) -> Any:
         """The LangChain splitter that cuts (the one given; a reference row builds its own)."""
-        return self.splitter
+        return self.text_splitter
 
     def spans(self, text: str) -> Iterable[ChunkSpan]:
         """The splitter's chunks of `text`, placed exactly in it."""
-        splitter = self.text_splitter()
+        splitter = self.langchain_splitter()
         pieces = splitter.split_text(text)
         if not all(isinstance(piece, str) for piece in pieces):
             raise TypeError(f"{type(splitter).__name__}.split_text must return strings")
@@ -64,7 +60,15 @@ class LangChainChunker(Chunker):
 
     def measure(self, text: str) -> int:
         """The size of `text` as the splitter measures it (its ``length_function``; characters by default)."""
-        return getattr(self.text_splitter(), "_length_function", len)(text)
+        return getattr(self.langchain_splitter(), "_length_function", len)(text)
+
+
+def _require(chunker: Chunker, parameter: str, what: str, method: str) -> None:
+    """Raise `ParameterError` unless `chunker`'s `parameter` has the method `method`."""
+    value = getattr(chunker, parameter)
+    if not callable(getattr(value, method, None)):
+        raise ParameterError(f"{type(chunker).__name__}: parameter {parameter!r} must be {what} (an object with "
+                             f"{method}), got {type(value).__name__}")
 
 
 def _overlap_rule(splitter: Any) -> Any:
@@ -92,26 +96,22 @@ class LlamaIndexChunker(Chunker):
 
     name: ClassVar[str] = "llama_index"
 
-    def __init__(self, parser: Any) -> None:
-        self.parser = parser
+    def __init__(self, node_parser: Any) -> None:
+        self.node_parser = node_parser
         self.validate()
 
     def check(self) -> None:
-        """The parser must have a ``get_nodes_from_documents`` method."""
-        if not callable(getattr(self.parser, "get_nodes_from_documents", None)):
-            raise ParameterError(
-                f"{type(self).__name__}: parameter 'parser' must be a LlamaIndex NodeParser (an object with "
-                f"get_nodes_from_documents), got {type(self.parser).__name__}"
-            )
+        """`node_parser` must have a ``get_nodes_from_documents`` method."""
+        _require(self, "node_parser", "a LlamaIndex NodeParser", "get_nodes_from_documents")
 
-    def node_parser(self) -> Any:
+    def llama_index_parser(self) -> Any:
         """The LlamaIndex parser that cuts (the one given; a reference row builds its own)."""
-        return self.parser
+        return self.node_parser
 
     def spans(self, text: str) -> Iterable[ChunkSpan]:
         """The parser's nodes of `text`, placed exactly in it."""
         from llama_index.core.schema import Document, MetadataMode
 
-        nodes = self.node_parser().get_nodes_from_documents([Document(text=text)])
+        nodes = self.llama_index_parser().get_nodes_from_documents([Document(text=text)])
         pieces = [node.get_content(metadata_mode=MetadataMode.NONE) for node in nodes]
         return place(text, pieces, starts=[node.start_char_idx for node in nodes])

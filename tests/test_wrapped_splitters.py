@@ -147,6 +147,26 @@ def test_place_keeps_a_right_offered_start_and_searches_for_a_wrong_or_missing_o
         place(text, ["one", "two"], starts=[0])
 
 
+def test_splitters_that_return_documents_or_keep_structure_work_too() -> None:
+    """LangChain's MarkdownHeaderTextSplitter (documents, header lines dropped, lines rejoined) and
+    LlamaIndex's markdown and sentence-window parsers."""
+    from langchain_text_splitters import MarkdownHeaderTextSplitter, MarkdownTextSplitter
+    from llama_index.core.node_parser import MarkdownNodeParser, SentenceWindowNodeParser
+
+    manual = load_document("manual").text
+    headers = LangChainChunker(MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2")]))
+    check_chunks(headers, manual)
+    chunks = headers(manual)
+    assert chunks[1].metadata["splitter_metadata"] == {"h1": "Harbor Cache 3 Administrator Manual", "h2": "1. Overview"}
+    assert not any(c.text.startswith(("# ", "## ")) for c in chunks), "the split-on headers stay out, as in LangChain"
+    assert any(c.text.startswith("### ") for c in chunks), "the others stay in"
+    for chunker in (LangChainChunker(MarkdownTextSplitter(chunk_size=300, chunk_overlap=60)),
+                    LlamaIndexChunker(MarkdownNodeParser()), LlamaIndexChunker(SentenceWindowNodeParser())):
+        check_chunks(chunker, manual)
+    with pytest.raises(TypeError, match="must return strings or LangChain Documents"):
+        LangChainChunker(type("Odd", (), {"split_text": lambda self, text: [1, 2]})())(manual)
+
+
 def test_wrappers_refuse_what_they_cannot_use() -> None:
     with pytest.raises(ParameterError, match="text_splitter"):
         LangChainChunker(text_splitter="recursive")

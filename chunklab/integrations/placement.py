@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 __all__ = ["PlacementError", "place"]
 
@@ -50,33 +51,37 @@ def place(
     pieces: Iterable[str],
     starts: Sequence[int | None] | None = None,
     overlap_fits: Callable[[str], bool] | None = None,
-) -> list[tuple[int, int, dict[str, str]]]:
+    metadata: Sequence[Mapping[str, Any]] | None = None,
+) -> list[tuple[int, int, dict[str, Any]]]:
     """The exact spans of `pieces` (chunk texts, in order) in `text`, as ``(start, end, metadata)``
     (see the module docstring for the rules).
 
     `starts` gives a start offered for each piece (None where there is none); `overlap_fits(shared)`
     says whether the splitter could have repeated `shared` (the text a candidate shares with the
-    previous chunk) as its overlap.
+    previous chunk) as its overlap; `metadata` gives metadata of each piece's own, put in its
+    span's metadata.
     """
     pieces = list(pieces)
     offered = list(starts) if starts is not None else [None] * len(pieces)
-    if len(offered) != len(pieces):
-        raise ValueError(f"{len(pieces)} pieces but {len(offered)} starts")
+    own = list(metadata) if metadata is not None else [{}] * len(pieces)
+    if not len(offered) == len(own) == len(pieces):
+        raise ValueError(f"{len(pieces)} pieces but {len(offered)} starts and {len(own)} metadata")
     try:
-        return _placed(text, pieces, offered, overlap_fits)
+        return _placed(text, pieces, offered, own, overlap_fits)
     except PlacementError:
         if overlap_fits is None:
             raise
         # The overlap rule misjudged a repeated passage and left too little text for a later piece.
-        return _placed(text, pieces, offered, None)
+        return _placed(text, pieces, offered, own, None)
 
 
 def _placed(
-    text: str, pieces: list[str], offered: list[int | None], overlap_fits: Callable[[str], bool] | None
-) -> list[tuple[int, int, dict[str, str]]]:
-    spans: list[tuple[int, int, dict[str, str]]] = []
+    text: str, pieces: list[str], offered: list[int | None], own: list[Mapping[str, Any]],
+    overlap_fits: Callable[[str], bool] | None,
+) -> list[tuple[int, int, dict[str, Any]]]:
+    spans: list[tuple[int, int, dict[str, Any]]] = []
     previous = (-1, 0)
-    for piece, hint in zip(pieces, offered):
+    for piece, hint, piece_metadata in zip(pieces, offered, own):
         if not piece.strip():
             continue
         span = _offered(text, piece, hint, previous) or _searched(text, piece, previous, overlap_fits)
@@ -85,7 +90,9 @@ def _placed(
             if span is None:
                 continue  # only halves of characters (U+FFFD): no source text of its own
         start, end = span
-        extra = {} if text[start:end] == piece else {"splitter_text": piece}
+        extra = dict(piece_metadata)
+        if text[start:end] != piece:
+            extra["splitter_text"] = piece
         spans.append((start, end, extra))
         previous = (start, end)
     return spans

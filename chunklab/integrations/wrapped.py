@@ -1,8 +1,9 @@
 """Other frameworks' splitters as chunklab chunkers: the reverse of `chunklab.integrations.langchain`
 and `chunklab.integrations.llama_index`.
 
-`LangChainChunker` wraps any LangChain ``TextSplitter`` (anything with ``split_text(text) ->
-list[str]``), `LlamaIndexChunker` any LlamaIndex ``NodeParser``; both are `chunklab.Chunker`
+`LangChainChunker` wraps any LangChain ``TextSplitter`` (anything with ``split_text(text)`` that
+returns strings, or LangChain documents as ``MarkdownHeaderTextSplitter`` does: their metadata goes
+to ``metadata["splitter_metadata"]``), `LlamaIndexChunker` any LlamaIndex ``NodeParser``; both are `chunklab.Chunker`
 objects, so `chunklab.compare`, the leaderboards and `show` take them beside chunklab's own
 strategies. Neither framework returns exact offsets (LangChain returns strings, stripped and with
 separators dropped; LlamaIndex's node offsets come from a search and may be None), so each chunk's
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from ..core import Chunker, ChunkSpan, ParameterError
+from . import metadata_values
 from .placement import place
 
 __all__ = ["LangChainChunker", "LlamaIndexChunker"]
@@ -53,10 +55,18 @@ class LangChainChunker(Chunker):
     def spans(self, text: str) -> Iterable[ChunkSpan]:
         """The splitter's chunks of `text`, placed exactly in it."""
         splitter = self.langchain_splitter()
-        pieces = splitter.split_text(text)
-        if not all(isinstance(piece, str) for piece in pieces):
-            raise TypeError(f"{type(splitter).__name__}.split_text must return strings")
-        return place(text, pieces, overlap_fits=_overlap_rule(splitter))
+        pieces, metadata = [], []
+        for piece in splitter.split_text(text):
+            if isinstance(piece, str):
+                pieces.append(piece)
+                metadata.append({})
+            elif isinstance(getattr(piece, "page_content", None), str):  # a Document (MarkdownHeaderTextSplitter)
+                pieces.append(piece.page_content)
+                metadata.append({"splitter_metadata": metadata_values(piece.metadata)} if piece.metadata else {})
+            else:
+                raise TypeError(f"{type(splitter).__name__}.split_text must return strings or LangChain Documents, "
+                                f"got {type(piece).__name__}")
+        return place(text, pieces, overlap_fits=_overlap_rule(splitter), metadata=metadata)
 
     def measure(self, text: str) -> int:
         """The size of `text` as the splitter measures it (its ``length_function``; characters by default)."""

@@ -146,14 +146,27 @@ def _choose(
 ) -> tuple[int, int] | None:
     """The first of `candidates` (spans by increasing start) that keeps source order and whose overlap
     with the previous chunk `overlap_fits`; failing that, the first that keeps source order."""
-    first = None
+    inside: list[tuple[int, int]] = []  # in order, overlapping the previous chunk
+    after = None
     for start, end in candidates:
         if not _in_order(start, end, previous):
             continue
-        if overlap_fits is None or start >= previous[1] or overlap_fits(text[start : previous[1]]):
-            return start, end
-        first = first or (start, end)
-    return first
+        if overlap_fits is None or start >= previous[1]:
+            after = (start, end)
+            break
+        inside.append((start, end))
+    # A later start shares a suffix of what an earlier one shares, so "fits" holds from some
+    # candidate on: the first that fits is found by bisection (a repeated line offers hundreds).
+    low, high = 0, len(inside)
+    while low < high:
+        middle = (low + high) // 2
+        if overlap_fits(text[inside[middle][0] : previous[1]]):  # type: ignore[misc]
+            high = middle
+        else:
+            low = middle + 1
+    if low < len(inside):
+        return inside[low]
+    return after or (inside[0] if inside else None)
 
 
 @functools.lru_cache(maxsize=8)

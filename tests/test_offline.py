@@ -91,6 +91,13 @@ SCRIPT = textwrap.dedent(
     assert ChunklabTextSplitter("markdown").create_documents([doc.text])
     nodes = ChunklabNodeParser.from_strategy("sentence").get_nodes_from_documents([LlamaDocument(text=doc.text)])
     assert all(doc.text[n.start_char_idx : n.end_char_idx] == n.text for n in nodes)
+    # The reference rows: LangChain's splitters and LlamaIndex's SentenceSplitter (NLTK's Punkt, and
+    # cl100k, which LlamaIndex alone would have tiktoken fetch) on a document long enough to split.
+    from chunklab.integrations.references import reference_chunkers
+
+    for label, chunker in reference_chunkers().items():
+        chunks = chunker(doc.text)
+        assert len(chunks) > 3 and all(doc.text[c.start : c.end] == c.text for c in chunks), label
     assert not attempts, f"network access attempted: {attempts}"
     print("offline ok")
     """

@@ -1,10 +1,14 @@
 """chunklab inside other frameworks: any registered chunker as a LangChain text splitter
 (``chunklab.integrations.langchain``, ``pip install 'chunklab[langchain]'``) or a LlamaIndex node
 parser (``chunklab.integrations.llama_index``, ``pip install 'chunklab[llama-index]'``), with the
-exact offsets and the metadata of every chunk.
+exact offsets and the metadata of every chunk. The other way round, any LangChain splitter or
+LlamaIndex node parser as a chunklab chunker (``chunklab.integrations.wrapped``, offsets recovered by
+``chunklab.integrations.placement``), and the reference rows built from them that comparisons show
+beside chunklab's strategies (``chunklab.integrations.references``).
 
-Each module imports its framework, so they are imported by name only; `metadata_values` is what both
-use to hand chunk metadata over in plain values.
+The adapters import their framework, so these modules are imported by name only (the wrappers and
+the reference rows import it only when they chunk); `metadata_values` is what the adapters use to
+hand chunk metadata over in plain values.
 """
 
 from __future__ import annotations

@@ -23,14 +23,19 @@ MIN_QUESTIONS = 120
 #: on at least two documents the dev set never asks about.
 MIN_TEST_QUESTIONS = 120
 MIN_TEST_ONLY_DOCS = 2
-PDF_DOCS = [name for name, entry in json.loads((data_dir() / "corpus.json").read_text("utf-8")).items()
-            if entry["kind"] == "pdf"]
+MANIFEST = json.loads((data_dir() / "corpus.json").read_text("utf-8"))
+PDF_DOCS = [name for name, entry in MANIFEST.items() if entry["kind"] == "pdf"]
+#: Documents written outside the project (issue 28): public, redistributable, each with its origin and
+#: licence, asked about by the test set only, of kinds the project's own documents lack.
+WRITTEN_BY_OTHERS = [name for name, entry in MANIFEST.items() if "licence" in entry]
+MIN_WRITTEN_BY_OTHERS = 6
+MIN_TEST_QUESTIONS_PER_DOC_BY_OTHERS = 20
 
 
 # --- the manifest and the documents -------------------------------------------------------------
 
 def test_manifest_lists_documents_in_order():
-    manifest = json.loads((data_dir() / "corpus.json").read_text(encoding="utf-8"))
+    manifest = MANIFEST
     assert DOCS == list(manifest)
     assert len(DOCS) == len(set(DOCS)) >= 8
     for name, entry in manifest.items():
@@ -103,6 +108,28 @@ def test_unknown_document_in_load_questions_raises_key_error():
 def test_data_dir():
     assert (data_dir() / "corpus.json").is_file()
     assert data_dir().name == "data"
+
+
+def test_documents_written_by_others_are_several_and_of_new_kinds():
+    assert len(WRITTEN_BY_OTHERS) >= MIN_WRITTEN_BY_OTHERS
+    kinds = [MANIFEST[name]["kind"] for name in WRITTEN_BY_OTHERS]
+    assert len(set(kinds)) == len(kinds)  # one document per kind at least: no kind twice
+    own_kinds = {entry["kind"] for name, entry in MANIFEST.items() if name not in WRITTEN_BY_OTHERS}
+    assert not set(kinds) & own_kinds
+
+
+@pytest.mark.parametrize("name", WRITTEN_BY_OTHERS)
+def test_document_written_by_others_has_its_licence_and_only_test_questions(name):
+    doc = load_document(name)
+    assert doc.metadata["origin"].strip()
+    licence = doc.metadata["licence_path"]
+    assert licence.is_file() and licence.parent.name == "licenses"
+    assert licence.read_text(encoding="utf-8").strip()
+    assert not load_questions(name, split="dev")
+    questions = load_questions(name, split="test")
+    assert len(questions) >= MIN_TEST_QUESTIONS_PER_DOC_BY_OTHERS
+    assert {"fact", "multi_sentence", "multi_excerpt", "cross_boundary"} <= {q["kind"] for q in questions}
+    assert all(q["id"].startswith(f"{name}-t") for q in questions)
 
 
 # --- the CSV -------------------------------------------------------------------------------------
@@ -215,6 +242,7 @@ def test_question_is_valid(question):
         assert isinstance(start, int) and isinstance(end, int)
         assert 0 <= start < end <= len(text)
         assert text[start:end] == answer["text"]
+        assert answer["text"] == answer["text"].strip(), "golden excerpts are trimmed"
 
 
 def test_load_questions_filters_by_document():

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+MANIFEST_SIZE = len(json.loads((REPO / "data" / "corpus.json").read_text(encoding="utf-8")))
 
 SCRIPT = textwrap.dedent(
     """
@@ -19,14 +20,15 @@ SCRIPT = textwrap.dedent(
     chunks = FixedSizeChunker(chunk_size=100, chunk_overlap=20)(text)
     assert chunks and all(text[c.start:c.end] == c.text for c in chunks)
     names = chunklab.list_documents()
-    assert "manual" in names and len(names) == 12, names
+    assert "manual" in names and len(names) == MANIFEST_SIZE, names
+    assert chunklab.load_document("python_json").metadata["licence_path"].is_file()
     doc = chunklab.load_document("manual")
     for q in chunklab.load_questions("manual"):
         for a in q["answers"]:
             assert doc.text[a["start"]:a["end"]] == a["text"]
     print("ok", len(chunks), len(names), chunklab.formats.corpus.data_dir())
     """
-)
+).replace("MANIFEST_SIZE", str(MANIFEST_SIZE))
 
 
 def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
 """The course corpus: the documents in ``data/`` and the questions about them.
 
 The manifest ``data/corpus.json`` names every document (its key, file, kind
-and title). :func:`load_document` turns one entry into a :class:`Document`
+and title; for a document written outside the project also its ``origin`` and the ``licence`` file
+shipped beside it). :func:`load_document` turns one entry into a :class:`Document`
 whose ``text`` is *exactly* the string chunkers receive and that the
 question spans in ``data/questions_dev.jsonl`` and ``data/questions_test.jsonl`` index into:
 
-* text-like files (markdown, text, legal, csv, transcript, html, mixed) are
+* text-like files (markdown, text, reStructuredText, legal, csv, transcript, html, mixed) are
   read as they are on disk: UTF-8, no newline translation, markup included (the HTML pages too: the
   question spans index their source, and the course's markup lessons chunk it, where a learner's
   own web pages are read as their main text by `chunklab.formats.readers.read_document`);
@@ -47,7 +48,8 @@ __all__ = [
 ]
 
 #: The document kinds the manifest may use.
-KINDS = ("markdown", "text", "legal", "csv", "transcript", "pdf", "html", "mixed", "paper", "minutes")
+KINDS = ("markdown", "text", "legal", "csv", "transcript", "pdf", "html", "mixed", "paper", "minutes",
+         "reference", "tutorial", "specification", "changelog", "faq", "manpage")
 
 #: The kinds of question in the question set (see ``data/README.md``).
 QUESTION_KINDS = ("fact", "multi_sentence", "table", "cross_boundary", "multi_excerpt")
@@ -149,6 +151,9 @@ def load_document(name: str) -> Document:
         metadata["description"] = read_text(description_path)
     if "assets" in entry:
         metadata["assets"] = [root / asset for asset in entry["assets"]]
+    if "licence" in entry:
+        metadata["origin"] = entry["origin"]
+        metadata["licence_path"] = root / entry["licence"]
 
     return Document(
         name=name,

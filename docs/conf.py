@@ -42,4 +42,8 @@ html_theme_options = {
     "home_page_in_toc": True,
 }
 html_static_path: list[str] = []
+html_favicon = "favicon.svg"  # else the browser asks for /favicon.ico and logs the 404 as an error
+# The theme's colour mode is read from the page when the reader has not chosen one; left empty, the
+# theme's script logs an error on every page.
+html_context = {"default_mode": "light"}
 html_show_sourcelink = False

@@ -393,9 +393,14 @@ def side_sections(sources: dict[str, Any]) -> dict[str, str]:
 
 # -- 4. Sphinx --------------------------------------------------------------------------------------
 def render(out: Path, missing: set[str]) -> None:
+    """Sphinx into ``.cache/site/html`` (myst-nb keeps its output files beside that folder, in
+    ``.cache/site/jupyter_execute``), then the pages copied to `out`."""
+    import shutil
+
     warnings = CACHE / "sphinx-warnings.log"
+    html = CACHE / "html"
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "--keep-going", "-d", str(CACHE / "doctrees"),
-               "-w", str(warnings), str(DOCS), str(out)]
+               "-w", str(warnings), str(DOCS), str(html)]
     done = subprocess.run(command, cwd=REPO)
     # Docstrings follow the project's plain style, not strict reST: their style warnings do not fail.
     serious = [line for line in warnings.read_text().splitlines()
@@ -405,6 +410,8 @@ def render(out: Path, missing: set[str]) -> None:
     if done.returncode or serious:
         print("\n".join(serious[:50]), file=sys.stderr)
         raise SystemExit(f"site: Sphinx reported {len(serious)} problems (full log: {warnings})")
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(html, out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,8 @@ nb_execution_mode = "off"
 # which a page would load from a CDN.
 nb_ipywidgets_js: dict = {}
 nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
-nb_output_stderr = "remove-warn"
+# stderr (warnings of libraries, the command line's messages in notebook 17) is not part of a page.
+nb_output_stderr = "remove"
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 # Every cross-reference must resolve: a broken one is a build failure (docs/build_site.py).

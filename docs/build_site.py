@@ -439,6 +439,10 @@ def main(argv: list[str] | None = None) -> int:
         sources[path.name.split("_")[0]] = notebook
         if path in chosen:
             _write(target / path.name, nbformat.writes(prepare(notebook, links)))
+    # The course's table of contents, written out (a glob in index.md would be read once and kept
+    # by Sphinx's incremental build when the set of notebooks changes).
+    entries = "\n".join(f"course/{p.stem}" for p in chosen)
+    _write(GENERATED / "course_toc.md", f"```{{toctree}}\n:caption: The course\n:maxdepth: 1\n\n{entries}\n```\n")
     for stale in target.glob("*.ipynb"):
         if stale.name not in {p.name for p in chosen}:
             stale.unlink()

@@ -9,7 +9,7 @@ copyright = "the chunklab authors; code MIT, corpus CC BY 4.0"
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 # docs/course, docs/api and docs/_generated are written by docs/build_site.py (git-ignored);
 # the sections are included into the side pages, not pages of their own.
-exclude_patterns = ["_build", "_generated/sections/*", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_generated/*", "**.ipynb_checkpoints"]
 root_doc = "index"
 
 # The notebooks arrive executed (docs/build_site.py caches them); Sphinx never runs a cell.

@@ -1,5 +1,5 @@
 # chunklab: the two commands a learner needs are `make lab` and `make test` (`make e2e` adds the
-# browser tests).
+# browser tests, `make site` builds the course site into _site/).
 # Both create .venv on first use (python3 on PATH, or PYTHON=...; it must be Python 3.11 or newer) and
 # install the pinned requirements; later runs reuse it and reinstall only when a requirements file
 # changes.
@@ -29,7 +29,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install lab test e2e bench bench-course clean-venv python-check
+.PHONY: install lab test e2e site bench bench-course clean-venv python-check
 
 install: $(STAMP)
 
@@ -52,10 +52,23 @@ lab: install
 test: install
 	$(BIN)/python -m pytest --nbmake tests notebooks
 
+# The course site (docs/build_site.py): every notebook executed once (cached in .cache/site until the
+# notebook, the library or the corpus changes), the API reference and the side pages, rendered by
+# Sphinx into _site/ (open _site/index.html). A failing cell or a broken link fails the build.
+SITE_STAMP := $(VENV)/.chunklab-site-installed
+
+$(SITE_STAMP): requirements-site.txt $(STAMP)
+	$(BIN)/python -m pip install --quiet -c requirements.txt -r requirements-site.txt
+	touch $(SITE_STAMP)
+
+site: install $(SITE_STAMP)
+	$(BIN)/python docs/build_site.py
+
 # The course in a real browser (tests/e2e): JupyterLab in headless Chromium, every notebook run
-# through the menu and every explorer's sliders moved. Installs Debian's chromium and Playwright
-# (never Playwright's own browser download) if missing.
-e2e: install
+# through the menu and every explorer's sliders moved; then the built site read page by page
+# (tests/e2e/test_site.py). Installs Debian's chromium and Playwright (never Playwright's own
+# browser download) if missing.
+e2e: install site
 	bash scripts/e2e_setup.sh $(BIN)
 	CHUNKLAB_E2E=1 $(BIN)/python -m pytest -v --durations=0 tests/e2e
 

@@ -202,3 +202,12 @@ def test_curve_plot_draws_the_baseline_dashed_and_keeps_end_labels_apart():
         assert abs(ends["big"] - ends["fixed"]) >= 0.035 and ends["small"] == pytest.approx(0.2)
     finally:
         matplotlib.pyplot.close(fig)
+
+
+def test_a_saved_explorer_keeps_the_table_it_shows_not_its_widget_repr():
+    explorer = leaderboard_explorer(RESULT, retriever="bm25", budget=1000)
+    explorer.children[0].children[1].value = 250
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["text/html"] == render_leaderboard(RESULT, "bm25", 250)
+    assert "VBox(" not in bundle["text/plain"] and "leaderboard" in bundle["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in bundle

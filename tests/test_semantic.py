@@ -7,6 +7,7 @@ of one fixed random vector per word), so that topics are easy to build and no mo
 
 from __future__ import annotations
 
+import base64
 import itertools
 import pickle
 import zlib
@@ -372,3 +373,5 @@ def test_similarity_widget_switches_threshold_range_with_method(embedder) -> Non
     threshold.value = 0.2
     widget.controls["chunk_size"].value = 400
     assert embedder.calls == 1
+    bundle = widget._repr_mimebundle_()  # a saved notebook keeps the plot, not "VBox(...)"
+    assert base64.b64decode(bundle["image/png"]).startswith(b"\x89PNG") and "VBox(" not in bundle["text/plain"]

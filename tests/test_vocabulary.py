@@ -1,5 +1,5 @@
 """One vocabulary over every registered chunker: the same name for the same concept, in parameters
-and in metadata (README, "One vocabulary")."""
+and in metadata (docs/library.md, "One vocabulary")."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_structure_aware_chunkers_give_the_breadcrumb() -> None:
         assert any(c.metadata.get("breadcrumb") for c in chunks), name
 
 
-#: Sized chunkers whose nature needs another default cap (README, "One vocabulary").
+#: Sized chunkers whose nature needs another default cap (docs/library.md, "One vocabulary").
 OWN_DEFAULT = {"page": 4000, "token": 150}
 
 

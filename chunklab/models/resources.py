@@ -1,7 +1,7 @@
 """Offline NLP resources, each loaded lazily and once.
 
 Nothing here touches the network, and no loader writes to disk: every model comes from an installed
-PyPI package (see README, "Offline models"). When a package is missing, the loader raises
+PyPI package (see docs/offline.md). When a package is missing, the loader raises
 `ResourceMissing` with the exact ``pip install`` command; where a learner has the official model
 installed we prefer it. `cache_dir` says where computed caches may go, and `replace_atomically`
 writes one there for the caches that ask (the embedder's vectors, the entity mentions).

@@ -22,6 +22,7 @@ from ..core import Chunk
 from ..strategies.semantic import BREAKPOINT_METHODS, SemanticChunker
 from ..strategies.topic import TopicChunker
 from .chunks import PALETTE
+from .static import figure_png, with_static_view
 
 __all__ = ["TOPIC_COLOURS", "similarity_plot", "similarity_widget", "topic_plot"]
 
@@ -132,7 +133,8 @@ def similarity_widget(
     Changing the method moves the threshold slider to that method's range and customary value (see
     `chunklab.strategies.semantic.BREAKPOINT_METHODS`). `params` are the starting parameters of
     the `SemanticChunker` (its embedder, say). Sentence vectors are cached per text, so only the
-    first drawing runs the embedding model.
+    first drawing runs the embedding model. A saved notebook keeps the plot of the moment it was
+    displayed as a PNG (`chunklab.viz.static`).
     """
     import ipywidgets as w
     from IPython.display import display
@@ -150,18 +152,30 @@ def similarity_widget(
     output = w.Output()
     switching = {"method": False}
 
+    def figure() -> Any:
+        current = chunker.clone(method=method.value, threshold=threshold.value, buffer=buffer.value,
+                                min_sentences=minimum.value, chunk_size=maximum.value)
+        return similarity_plot(current, text, span=span, sections=sections)
+
     def redraw(*_: Any) -> None:
         if switching["method"]:
             return
-        current = chunker.clone(method=method.value, threshold=threshold.value, buffer=buffer.value,
-                                min_sentences=minimum.value, chunk_size=maximum.value)
         with output:
             output.clear_output(wait=True)
-            figure = similarity_plot(current, text, span=span, sections=sections)
-            display(figure)
+            drawn = figure()
+            display(drawn)
             import matplotlib.pyplot as plt
 
-            plt.close(figure)
+            plt.close(drawn)
+
+    def static() -> dict[str, str]:
+        import matplotlib.pyplot as plt
+
+        drawn = figure()
+        try:
+            return {"image/png": figure_png(drawn)}
+        finally:
+            plt.close(drawn)
 
     def switch_method(change: dict[str, Any]) -> None:
         low, high = BREAKPOINT_METHODS[change["new"]]["range"]
@@ -183,7 +197,7 @@ def similarity_widget(
     box.controls = {
         "method": method, "threshold": threshold, "buffer": buffer, "min_sentences": minimum, "chunk_size": maximum,
     }
-    return box
+    return with_static_view(box, static, f"similarity curve ({method.value} {threshold.value:g})")
 
 
 def topic_plot(

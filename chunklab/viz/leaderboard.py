@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from ..evaluation.budget import Comparison
 from ..evaluation.verdicts import curve, leaderboard
+from .static import with_static_view
 
 __all__ = ["FRONT_COLOURS", "curve_plot", "leaderboard_beside", "leaderboard_explorer", "render_leaderboard"]
 
@@ -176,7 +177,9 @@ def leaderboard_explorer(
 
     pick_retriever.observe(update, names="value")
     pick_budget.observe(update, names="value")
-    return widgets.VBox([widgets.HBox([pick_retriever, pick_budget]), view])
+    box = widgets.VBox([widgets.HBox([pick_retriever, pick_budget]), view])
+    label = f"leaderboard ({pick_retriever.value}, {pick_budget.value:,} {result.unit_label()})"
+    return with_static_view(box, lambda: {"text/html": view.value}, label)
 
 
 def curve_plot(

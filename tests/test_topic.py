@@ -169,10 +169,21 @@ def test_nmf_mixtures_at_the_fitted_context_are_the_fitted_ones() -> None:
 
     text = three_topics()
     weights = TfidfTransformer(sublinear_tf=True).fit_transform(sentence_windows(text, topic._FIT_CONTEXT))
-    expected = NMF(n_components=3, init="nndsvda", max_iter=400, random_state=0).fit_transform(weights)
+    expected = NMF(n_components=3, init="nndsvda", max_iter=topic._NMF_MAX_ITER, random_state=0).fit_transform(weights)
     expected /= expected.sum(axis=1, keepdims=True)
     profile = topic_profile(text, "nmf", n_topics=3, buffer=topic._FIT_CONTEXT)
     np.testing.assert_allclose(profile.mixtures, expected, rtol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["stations", "faq_page"])
+def test_nmf_converges_on_the_corpus_documents_slowest_to_fit(name) -> None:
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        topic._fitted.__wrapped__(load_document(name).text, "nmf", 5, "regex")
 
 
 @pytest.mark.parametrize("method", ["lda", "nmf"])

@@ -342,6 +342,10 @@ class _FittedTopics:
     fitted_mixtures: np.ndarray | None = None
 
 
+#: Enough NMF iterations for every corpus document to converge (the slowest needs 488).
+_NMF_MAX_ITER = 1000
+
+
 @cached(maxsize=16)
 def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMethod) -> _FittedTopics | None:
     """The topic model of `text` for `method` and `n_topics` (independent of `buffer`)."""
@@ -362,7 +366,9 @@ def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMeth
 
     windows = (_windows(counts.shape[0], _FIT_CONTEXT) @ counts).tocsr()
     tfidf = TfidfTransformer(sublinear_tf=True).fit(windows)
-    model = NMF(n_components=n_topics, init="nndsvda", max_iter=400, random_state=0)
+    # max_iter: the corpus's slowest documents (the stations CSV, the FAQ page) converge within 500
+    # iterations at scikit-learn's tolerance; 400 stopped them short with a ConvergenceWarning.
+    model = NMF(n_components=n_topics, init="nndsvda", max_iter=_NMF_MAX_ITER, random_state=0)
     # errstate: on tiny inputs NMF's error report takes the square root of a rounding-error negative
     with _one_blas_thread(), np.errstate(invalid="ignore"):
         mixtures = model.fit_transform(tfidf.transform(windows))

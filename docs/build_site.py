@@ -52,7 +52,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: A tqdm bar's text form: ``compare:   0%|          | 0/12 [00:00<?, ?it/s]``.
 PROGRESS_BAR = re.compile(r"^[^\n|]*\d+%\|[^\n]*\|\s*\d+/\d+")
 #: The layers whose public names the reference documents, in the order of their pages.
-LAYERS = ["core", "text", "formats", "models", "strategies", "evaluation", "viz", "pipeline", "integrations"]
+LAYERS = ["core", "constraints", "caches", "text", "formats", "models", "strategies", "evaluation", "viz", "pipeline", "integrations"]
 #: Modules documented whole on their layer's page (they are the layer's public face but not in its
 #: ``__all__``: importing them needs an optional framework).
 EXTRA_MODULES = {"integrations": ["chunklab.integrations.langchain", "chunklab.integrations.llama_index"]}

@@ -159,7 +159,8 @@ class Explorer:
         """Chunk the text with these parameter values (the current ones by default) and return HTML.
 
         Invalid combinations (e.g. overlap >= size) render the chunker's error message instead of
-        chunks, with ``data-nchunks="0"`` and ``data-error`` set.
+        chunks, with ``data-nchunks="0"`` and ``data-error`` set. For a chunker with a
+        ``sentence_splitter``, the stats line counts the sentences of the splitter chosen as cut.
         """
         values = {**self.params, **params}
         attrs = self._attrs(values)
@@ -167,7 +168,9 @@ class Explorer:
             chunks = self.chunks(**params)
         except ParameterError as error:
             return _error_html(str(error), attrs)
-        options = self.chunker_class.view_options
+        options = dict(self.chunker_class.view_options)
+        if "sentence_splitter" in values:  # the stats line counts the sentences of the splitter chosen
+            options["sentence_splitter"] = values["sentence_splitter"]
         return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
     def _attrs(self, values: dict[str, Any]) -> dict[str, Any]:

@@ -285,6 +285,10 @@ def test_the_threshold_range_follows_the_breakpoint_method() -> None:
     assert (spec.low, spec.high, spec.value) == (0.0, 2.0, 0.5)
     explorer.change("method", "std_dev")
     assert (explorer.specs["threshold"].high, explorer.params["threshold"]) == (10.0, 3.0)
+    assert explorer.change("method", "interquartile") == ["threshold"]  # same range, its own customary value
+    assert (explorer.specs["threshold"].high, explorer.params["threshold"]) == (10.0, 1.5)
+    explorer.change("threshold", 2.0)  # a value the learner set stays when the range stays
+    assert explorer.change("method", "std_dev") == [] and explorer.params["threshold"] == 2.0
     explorer.change("method", "percentile")
     assert explorer.specs["threshold"] == explorer.start_specs["threshold"]
     assert "data-error" not in explorer.render()

@@ -136,13 +136,17 @@ class Explorer:
         return followed
 
     def _follow_choice(self, target: str, decider: str, table: dict, old: Any, new: Any) -> ControlSpec:
-        """The spec of `target` after `decider` went from `old` to `new`: unchanged between choices
-        of the same range; the starting spec (the caller's range and value) for a choice of the
-        starting choice's range; else the declared range and customary value of the new choice."""
+        """The spec of `target` after `decider` went from `old` to `new`: between choices of the
+        same range, the same spec, its value moved to the new choice's customary value if it still
+        held the old choice's (``std_dev`` 3 -> ``interquartile`` 1.5), a value the learner set
+        kept; the starting spec (the caller's range and value) for a choice of the starting
+        choice's range; else the declared range and customary value of the new choice."""
         spec = self.specs[target]
         hint, old_hint = table.get(new), table.get(old)
-        if hint is None or (old_hint is not None and old_hint[:3] == hint[:3]):
+        if hint is None:
             return spec
+        if old_hint is not None and old_hint[:3] == hint[:3]:
+            return replace(spec, value=hint[3]) if self.params[target] == old_hint[3] else spec
         start_hint = table.get(self.start_specs[decider].value)
         if start_hint is not None and start_hint[:3] == hint[:3]:
             return self.start_specs[target]

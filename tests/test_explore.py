@@ -285,6 +285,10 @@ def test_the_threshold_range_follows_the_breakpoint_method() -> None:
     assert (spec.low, spec.high, spec.value) == (0.0, 2.0, 0.5)
     explorer.change("method", "std_dev")
     assert (explorer.specs["threshold"].high, explorer.params["threshold"]) == (10.0, 3.0)
+    assert explorer.change("method", "interquartile") == ["threshold"]  # same range, its own customary value
+    assert (explorer.specs["threshold"].high, explorer.params["threshold"]) == (10.0, 1.5)
+    explorer.change("threshold", 2.0)  # a value the learner set stays when the range stays
+    assert explorer.change("method", "std_dev") == [] and explorer.params["threshold"] == 2.0
     explorer.change("method", "percentile")
     assert explorer.specs["threshold"] == explorer.start_specs["threshold"]
     assert "data-error" not in explorer.render()
@@ -373,3 +377,19 @@ def test_the_start_check_catches_a_main_control_that_moves_nothing() -> None:
     broken = check_start(explore(Deaf, TEXT, other=(0, 20, 1), main="other"))
     assert broken.tried == ((0, False), (10, None)) and not broken.ok  # 10 is an error, not a move
     assert visible_boundaries(explore(Deaf, TEXT, max_chars=250)) == ((0, 100), (100, 200), (200, 250))
+
+
+def test_the_stats_line_counts_the_sentences_of_the_splitter_chosen() -> None:
+    """pySBD (like Punkt and spaCy) ends a sentence after "approx." where the regex splitter does not:
+    a chunking along pySBD's sentences cuts none of pySBD's sentences, and the explorer says so."""
+    from chunklab.strategies import SentenceChunker
+    from chunklab.viz.chunks import chunk_stats
+
+    text = "The gauge read approx. 3 metres at dawn. Then it fell. Dr. Okafor left at 6 a.m. sharp."
+    chunks = SentenceChunker(sentence_splitter="pysbd", chunk_size=35)(text)
+    assert chunk_stats(chunks, text)["sentences_cut"] == 1  # counted against the regex sentences
+    assert chunk_stats(chunks, text, "pysbd")["sentences_cut"] == 0
+    explorer = explore(SentenceChunker, text, chunk_size=(20, 200, 5))
+    explorer.change("chunk_size", 35)
+    assert "0/4 sentences cut" in explorer.render(sentence_splitter="pysbd")
+    assert "/3 sentences cut" in explorer.render(sentence_splitter="regex")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.formats.parse import document_blocks
-from chunklab.strategies import ModalityChunker
+from chunklab.strategies import CodeChunker, ModalityChunker
 from chunklab.strategies.modality import MODALITIES, MODALITY_COLOURS
 from chunklab.viz.explorer import Explorer
 
@@ -65,17 +65,32 @@ def test_every_modality_of_a_mixed_document():
     assert code.metadata["language"] == "python"
 
 
-def test_code_by_definitions():
-    code = by_modality(ModalityChunker(code="definitions")(MIXED), "code")
-    assert [c.metadata.get("definition") for c in code] == [None, "pick", "other"]
+def test_code_by_definitions_is_cut_as_the_code_chunker_cuts_it():
+    code = by_modality(ModalityChunker(code="definitions", chunk_size=80)(MIXED), "code")
+    assert [c.metadata["definitions"] for c in code] == [(), ("def pick",), (), ("def other",)]
     assert code[0].text == "```python\nimport random"
     assert code[1].text.startswith("# The seed is fixed.\ndef pick(n):")  # the comment goes with it
-    assert code[2].text.startswith("@staticmethod") and code[2].text.endswith("```")
+    assert code[2].metadata["context"] == "def pick(n):"  # the rest of a definition too big for one chunk
+    assert code[3].text.startswith("@staticmethod") and code[3].text.endswith("```")
 
 
-def test_code_that_does_not_parse_is_cut_at_blank_lines():
+def test_code_by_definitions_keeps_a_main_block_apart_from_the_function_above_it():
+    """The lab notebook's script ends with ``if __name__ == "__main__":`` after ``def run``: that block
+    is a chunk of its own, not the tail of `run`, and the pieces are those of `CodeChunker`."""
+    text = load_document("lab_notes").text
+    python = [c for c in ModalityChunker(code="definitions")(text) if c.metadata.get("language") == "python"]
+    by_code_chunker = [c for c in CodeChunker()(text) if c.metadata.get("language") == "python"]
+    assert [(c.start, c.end, c.metadata["definitions"]) for c in python] == [
+        (c.start, c.end, c.metadata["definitions"]) for c in by_code_chunker]
+    main = next(c for c in python if c.text.startswith('if __name__ == "__main__":'))
+    assert main.metadata["definitions"] == () and main.text.endswith("```")
+    assert [c.metadata["definitions"] for c in python].count(("def run",)) == 1
+
+
+def test_code_that_does_not_parse_is_cut_by_lines_only_when_too_big():
     text = "```python\ndef broken(:\n    pass\n\nx = 1\n```\n"
-    code = ModalityChunker(code="definitions")(text)
+    assert [c.text for c in ModalityChunker(code="definitions")(text)] == [text.strip()]
+    code = ModalityChunker(code="definitions", chunk_size=35)(text)
     assert [c.text for c in code] == ["```python\ndef broken(:\n    pass", "x = 1\n```"]
 
 

@@ -77,7 +77,7 @@ def solution_surprise_choice() -> str:
 def check_surprise_choice(choice) -> str:
     """One letter of `SURPRISE_CHOICES`."""
     pick(choice, SURPRISE_CHOICES, _SURPRISE_HINTS, solution_surprise_choice())
-    return "compare the chunkings' chunks_cutting_sentences: near 0 for both, 100 % for the fixed windows."
+    return "compare the chunkings' chunks_cutting_sentences: all of the fixed windows, far fewer of the others."
 
 
 #: Exercise 3's four sentences: cosine similarities (their mean over the six pairs is 0.5).

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import re
 from typing import Any, Iterator, Literal
 
 from ..caches import cached
@@ -13,9 +11,9 @@ from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modali
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
-from ..text.paragraphs import line_spans, paragraph_spans
+from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, sentence_spans
-from ..text.spans import trim_span
+from .code import code_block_spans
 from .table import table_context
 
 __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
@@ -23,10 +21,6 @@ __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
 #: One colour per modality for `chunklab.show(..., colour_by="modality", colours=MODALITY_COLOURS)`
 #: (from the same colour-blind-safe palette as every other view).
 MODALITY_COLOURS = {"prose": "#77AADD", "table": "#EE8866", "code": "#BBCC33", "list": "#EEDD88", "image": "#FFAABB"}
-
-_PYTHON = frozenset({"python", "py", "python3"})
-_BREAK = re.compile(r"\r\n|\r|\n")
-
 
 def modality_of(block: Block | Table) -> Modality:
     """The modality of a document part: a `Table` or table block is ``"table"``, a code block
@@ -39,12 +33,14 @@ def modality_of(block: Block | Table) -> Modality:
 
 @dataclasses.dataclass(frozen=True)
 class _Group:
-    """Consecutive units of one modality that may be packed together (or a table, cut by rows), and
-    the metadata their chunks carry."""
+    """Consecutive units of one modality that may be packed together (or a table, cut by rows, or a
+    code block cut between its statements, from `lead` on), and the metadata their chunks carry."""
 
     units: tuple[tuple[int, int], ...]
     metadata: dict[str, Any]
     table: Table | None = None
+    code: Block | None = None
+    lead: int = 0
 
 
 @register
@@ -60,8 +56,11 @@ class ModalityChunker(UnitSized, Chunker):
     * **table**: whole rows packed up to `chunk_size`, the header line in ``context`` (and the rows
       as ``markdown`` and ``records``, as `TableChunker` does);
     * **code**: the block whole if it fits; else cut between lines. With ``code="definitions"``
-      each top-level function or class of a Python block (found by `ast`; comments just above a
-      definition go with it) is a chunk of its own; other languages are cut at blank lines;
+      the block is cut between its top-level statements, definitions first, exactly as
+      `CodeChunker` cuts a fenced block (`chunklab.strategies.code.code_block_spans`: Python read by
+      `ast`, a dozen other languages by tree-sitter, comments above a statement kept with it;
+      ``definitions`` in metadata names what each chunk defines); code that does not parse is cut
+      by blank lines, then lines;
     * **list**: whole items packed up to `chunk_size`;
     * **image**: the image element with its caption as one chunk; ``alt``, ``path`` and
       ``caption`` in metadata, and ``"Image: <alt>. <caption>"`` as its ``context``.
@@ -107,8 +106,27 @@ class ModalityChunker(UnitSized, Chunker):
                     extra = {"cut": True} if partial else {}
                     yield start, end, {**group.metadata, **table_metadata(group.table, first, last), **extra}
                 continue
+            if group.code is not None:
+                yield from _code_pieces(text, group.code, group.lead, group.metadata, self.chunk_size, measure)
+                continue
             for start, end, _, _ in pack(text, group.units, self.chunk_size, measure):
                 yield start, end, dict(group.metadata)
+
+
+def _code_pieces(
+    text: str, block: Block, lead: int, common: dict[str, Any], limit: int, measure: Any
+) -> Iterator[ChunkSpan]:
+    """A code block cut between its statements (`code_block_spans`), the headings that lead into it
+    (from `lead`) joined to the first piece when they fit, else chunks of their own."""
+    pieces = code_block_spans(text, block, limit, measure)
+    if lead < block.start:
+        if measure(text[lead : pieces[0][1]]) <= limit:
+            pieces[0] = (lead, *pieces[0][1:])
+        else:
+            heads = _lines(text, lead, block.start)
+            yield from ((s, e, dict(common)) for s, e, _, _ in pack(text, heads, limit, measure))
+    for start, end, metadata in pieces:
+        yield start, end, {**common, **metadata}
 
 
 @cached(maxsize=16)
@@ -195,56 +213,8 @@ def _part_groups(text: str, part: Block | Table, trail: tuple[str, ...], start: 
     metadata["language"] = part.info
     if code == "whole":
         return [_Group(_extend(_lines(text, part.start, part.end), start, part.end), metadata)]
-    pieces = _definitions(text, part)
-    groups = []
-    for i, (s, e, name) in enumerate(pieces):
-        s, e = trim_span(text, start if i == 0 else s, part.end if i == len(pieces) - 1 else e)
-        extra = {"definition": name} if name else {}
-        groups.append(_Group(_extend(_lines(text, s, e), s, e), {**metadata, **extra}))
-    return groups
+    return [_Group((), metadata, code=part, lead=start)]
 
 
 def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(start + s, start + e) for s, e in line_spans(text[start:end])]
-
-
-def _definitions(text: str, block: Block) -> list[tuple[int, int, str]]:
-    """A code block cut before each top-level definition: ``(start, end, name)`` per piece (name
-    empty for code between definitions). Python is read by `ast`; other languages, or Python that
-    does not parse, are cut at blank lines."""
-    piece = text[block.start : block.end]
-    starts = [0, *(m.end() for m in _BREAK.finditer(piece))]
-    cuts = _python_definitions(piece, starts) if block.info.lower() in _PYTHON else None
-    if cuts is None:
-        return (
-            [(block.start + s, block.start + e, "") for s, e in paragraph_spans(piece)]
-            or [(block.start, block.end, "")]
-        )
-    out: list[tuple[int, int, str]] = []
-    bounds = [(0, ""), *cuts, (len(piece), "")]
-    for (s, name), (e, _) in zip(bounds, bounds[1:]):
-        if piece[s:e].strip():
-            out.append((block.start + s, block.start + e, name))
-    return out
-
-
-def _python_definitions(piece: str, starts: list[int]) -> list[tuple[int, str]] | None:
-    """Offsets (in `piece`) where each top-level def/class begins (decorators and the comment lines
-    right above it included), with its name; None if the code inside the fences does not parse."""
-    lines = _BREAK.split(piece)
-    fenced = len(lines) >= 2 and lines[0].lstrip().startswith(("```", "~~~"))
-    closed = fenced and lines[-1].lstrip().startswith(("```", "~~~"))
-    offset = 1 if fenced else 0
-    body = "\n".join(lines[offset : len(lines) - 1 if closed else len(lines)])
-    try:
-        tree = ast.parse(body)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    cuts = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1 + offset
-            while first - 1 >= offset and lines[first - 1].startswith("#"):
-                first -= 1
-            cuts.append((starts[first] if first > offset else 0, node.name))  # the fence goes with the first
-    return cuts

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..caches import cached
 from ..core import Chunk
-from ..text.sentences import sentence_spans
+from ..text.sentences import SentenceMethod, sentence_spans
 from ..text.spans import CharCounter, cut_spans, union
 from ..text.words import word_spans
 
@@ -40,20 +40,21 @@ margin-right:1px;vertical-align:super;user-select:none}
 </style>"""
 
 
-def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
+def chunk_stats(chunks: Sequence[Chunk], source: str, sentence_splitter: SentenceMethod = "regex") -> dict[str, Any]:
     """Summary numbers for a chunking of `source`.
 
     ``overlap_chars`` counts characters that belong to more than one chunk (each extra copy once);
     ``coverage`` is the share of non-whitespace source characters inside at least one chunk;
-    ``words_cut``/``sentences_cut`` **count** the words (whitespace-delimited) and sentences (the
-    default splitter) that have a chunk boundary strictly inside them (not to be confused with
+    ``words_cut``/``sentences_cut`` **count** the words (whitespace-delimited) and sentences (found
+    by `sentence_splitter`, the chunker's own when it has one, so a chunking along its splitter's
+    sentences cuts none) that have a chunk boundary strictly inside them (not to be confused with
     `chunklab.evaluation.metrics.structure_metrics`' ``chunks_cutting_*``: shares of chunks);
     ``size_mean``, ``size_min`` and ``size_max`` are in characters, as there.
     """
     sizes = [len(c) for c in chunks]
     spans = [(c.start, c.end) for c in chunks]
     boundaries = [b for span in spans for b in span]
-    words, sentences, counter = _units(source)
+    words, sentences, counter = _units(source, sentence_splitter)
     content = counter(0, len(source))
     return {
         "chunks": len(chunks),
@@ -70,10 +71,10 @@ def chunk_stats(chunks: Sequence[Chunk], source: str) -> dict[str, Any]:
 
 
 @cached(maxsize=16)
-def _units(source: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]], CharCounter]:
+def _units(source: str, sentence_splitter: SentenceMethod) -> tuple[list[tuple[int, int]], list[tuple[int, int]], CharCounter]:
     """Word spans, sentence spans and a non-whitespace counter of a source, cached: a slider drag
     re-chunks the same text."""
-    return word_spans(source), sentence_spans(source), CharCounter(source)
+    return word_spans(source), sentence_spans(source, sentence_splitter), CharCounter(source)
 
 
 def stats_line(stats: Mapping[str, Any]) -> str:
@@ -106,6 +107,7 @@ def render_html(
     attrs: Mapping[str, Any] | None = None,
     colour_by: str | None = None,
     colours: Mapping[Any, str] | None = None,
+    sentence_splitter: SentenceMethod = "regex",
 ) -> str:
     """The source with every chunk's span coloured, as an HTML string.
 
@@ -119,11 +121,12 @@ def render_html(
     With `colour_by` (a metadata key, e.g. ``"modality"``), a chunk is coloured by its value of that
     key instead of by its position, and a legend names the colours: `colours` fixes the colour of
     given values; other values take the palette's colours in order of first appearance.
+    `sentence_splitter` is the splitter whose sentences the stats line counts as cut (`chunk_stats`).
     """
     if not 0 <= offset <= len(source):
         raise ValueError(f"offset must be in [0, {len(source)}], got {offset}")
     limit = len(source) if max_chars is None else min(len(source), offset + max_chars)
-    stats = chunk_stats(chunks, source)
+    stats = chunk_stats(chunks, source, sentence_splitter)
     data = {"nchunks": len(chunks), "source-chars": len(source), **(attrs or {})}
     parts = [
         _STYLE % (height, _GAP_COLOUR),
@@ -218,7 +221,7 @@ def show(chunks: Sequence[Chunk], source: str, **options: Any) -> Any:
     """Display `chunks` over `source` in Jupyter (returns an ``IPython.display.HTML``).
 
     Options are those of `render_html` (``max_chars``, ``offset``, ``height``, ``attrs``,
-    ``colour_by``, ``colours``).
+    ``colour_by``, ``colours``, ``sentence_splitter``).
     """
     from IPython.display import HTML
 

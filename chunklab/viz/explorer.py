@@ -136,13 +136,17 @@ class Explorer:
         return followed
 
     def _follow_choice(self, target: str, decider: str, table: dict, old: Any, new: Any) -> ControlSpec:
-        """The spec of `target` after `decider` went from `old` to `new`: unchanged between choices
-        of the same range; the starting spec (the caller's range and value) for a choice of the
-        starting choice's range; else the declared range and customary value of the new choice."""
+        """The spec of `target` after `decider` went from `old` to `new`: between choices of the
+        same range, the same spec, its value moved to the new choice's customary value if it still
+        held the old choice's (``std_dev`` 3 -> ``interquartile`` 1.5), a value the learner set
+        kept; the starting spec (the caller's range and value) for a choice of the starting
+        choice's range; else the declared range and customary value of the new choice."""
         spec = self.specs[target]
         hint, old_hint = table.get(new), table.get(old)
-        if hint is None or (old_hint is not None and old_hint[:3] == hint[:3]):
+        if hint is None:
             return spec
+        if old_hint is not None and old_hint[:3] == hint[:3]:
+            return replace(spec, value=hint[3]) if self.params[target] == old_hint[3] else spec
         start_hint = table.get(self.start_specs[decider].value)
         if start_hint is not None and start_hint[:3] == hint[:3]:
             return self.start_specs[target]
@@ -159,7 +163,8 @@ class Explorer:
         """Chunk the text with these parameter values (the current ones by default) and return HTML.
 
         Invalid combinations (e.g. overlap >= size) render the chunker's error message instead of
-        chunks, with ``data-nchunks="0"`` and ``data-error`` set.
+        chunks, with ``data-nchunks="0"`` and ``data-error`` set. For a chunker with a
+        ``sentence_splitter``, the stats line counts the sentences of the splitter chosen as cut.
         """
         values = {**self.params, **params}
         attrs = self._attrs(values)
@@ -167,7 +172,9 @@ class Explorer:
             chunks = self.chunks(**params)
         except ParameterError as error:
             return _error_html(str(error), attrs)
-        options = self.chunker_class.view_options
+        options = dict(self.chunker_class.view_options)
+        if "sentence_splitter" in values:  # the stats line counts the sentences of the splitter chosen
+            options["sentence_splitter"] = values["sentence_splitter"]
         return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
     def _attrs(self, values: dict[str, Any]) -> dict[str, Any]:

@@ -435,6 +435,26 @@ def test_new_text_only_sends_each_hits_unsent_text_in_rank_order() -> None:
     assert new_text_only([hit(0, 10), hit(20, 30), hit(5, 25)]) == [("a", 0, 10), ("a", 20, 30), ("a", 10, 20)]
 
 
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=12))
+def test_new_text_only_sends_every_character_once_in_rank_order(raw) -> None:
+    hits = [Chunk(text="x" * length, start=start, end=start + length, index=0, metadata={"source": "a"})
+            for start, length in raw]
+    sent = new_text_only(hits)
+    characters = [i for _, s, e in sent for i in range(s, e)]
+    assert len(characters) == len(set(characters))  # nothing twice
+    assert set(characters) == {i for h in hits for i in range(h.start, h.end)}  # everything once
+    seen: set[int] = set()
+    pieces = iter(sent)
+    for hit in hits:  # each hit's new characters, in order, before the next hit's
+        new = sorted(set(range(hit.start, hit.end)) - seen)
+        got = []
+        while len(got) < len(new):
+            _, s, e = next(pieces)
+            got.extend(range(s, e))
+        assert got == new
+        seen |= set(new)
+
+
 def test_new_text_only_lets_a_budget_buy_new_text() -> None:
     doc = load_document("article")
     chunker = SlidingWindowChunker(chunk_size=400, stride=100)

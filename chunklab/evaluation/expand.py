@@ -22,11 +22,11 @@ document (`HierarchicalChunker.tree`).
 
 from __future__ import annotations
 
+import bisect
 from typing import Callable, Mapping, Sequence
 
 from ..core import Chunk
 from ..strategies.hierarchical import Node
-from ..text.spans import union
 
 __all__ = ["auto_merge", "new_text_only", "small_to_big"]
 
@@ -34,30 +34,35 @@ ExpandHits = Callable[[Sequence[Chunk]], list[tuple[str, int, int]]]
 
 
 class _Sent:
-    """The spans sent so far for one question, per source, and the new pieces of a span."""
+    """The text sent so far for one question, per source, as sorted disjoint ``[start, end)``
+    intervals, and the spans sent, in order."""
 
     def __init__(self) -> None:
-        self.by_source: dict[str, list[tuple[int, int]]] = {}
+        self.starts: dict[str, list[int]] = {}
+        self.ends: dict[str, list[int]] = {}
         self.out: list[tuple[str, int, int]] = []
 
     def send(self, source: str, start: int, end: int) -> None:
         """Send the parts of ``[start, end)`` of `source` that no earlier span has sent, in order."""
-        span = (start, end)
-        for covered_start, covered_end in union(self.by_source.get(source, [])):
-            if covered_end <= start:
-                continue
-            if covered_start >= end:
-                break
-            if covered_start > start:
-                self.out.append((source, start, covered_start))
-            start = max(start, covered_end)
-        if start < end:
-            self.out.append((source, start, end))
-        self.by_source.setdefault(source, []).append(span)
+        starts, ends = self.starts.setdefault(source, []), self.ends.setdefault(source, [])
+        first = bisect.bisect_left(ends, start)  # the first interval that ends at `start` or later
+        last = bisect.bisect_right(starts, end)  # the intervals before it start at `end` or earlier
+        position = start
+        for covered_start, covered_end in zip(starts[first:last], ends[first:last]):
+            if covered_start > position:
+                self.out.append((source, position, covered_start))
+            position = max(position, covered_end)
+        if position < end:
+            self.out.append((source, position, end))
+        if first < last:  # merge the span with the intervals it overlaps or touches
+            start, end = min(start, starts[first]), max(end, ends[last - 1])
+        starts[first:last], ends[first:last] = [start], [end]
 
-    def covers(self, source: str, node: Node) -> bool:
-        """Whether every character of `node` has been sent."""
-        return any(s <= node.start and node.end <= e for s, e in union(self.by_source.get(source, [])))
+    def holds(self, source: str, start: int, end: int) -> bool:
+        """Whether every character of ``[start, end)`` has been sent."""
+        starts, ends = self.starts.get(source, []), self.ends.get(source, [])
+        i = bisect.bisect_right(starts, start) - 1
+        return i >= 0 and ends[i] >= end
 
 
 def new_text_only(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
@@ -120,8 +125,9 @@ def small_to_big(trees: Mapping[str, Node]) -> ExpandHits:
 
 def auto_merge(trees: Mapping[str, Node], ratio: float = 0.5) -> ExpandHits:
     """Send the retrieved leaves, merged upwards: for each hit, best first, the leaf's own text;
-    then, when more than `ratio` of its parent's children have been sent whole, the rest of the
-    parent, and the same one level up (never the whole document).
+    then, when more than `ratio` of its parent's children have been sent (as hits, or as parents
+    merged in turn), the rest of the parent, and the same one level up (never the whole document).
+    A hit that a parent sent before already holds adds nothing.
     """
     if not 0 <= ratio < 1:
         raise ValueError(f"ratio must be in [0, 1), got {ratio}")
@@ -129,13 +135,17 @@ def auto_merge(trees: Mapping[str, Node], ratio: float = 0.5) -> ExpandHits:
 
     def expand(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
         sent = _Sent()
+        children_sent: dict[tuple[str, int], int] = {}  # per parent node, how many of its children were sent
         for chunk in hits:
             source, node = _hit_node(index, chunk)
+            if sent.holds(source, *node.span):
+                continue  # a parent sent before holds it already
             sent.send(source, *node.span)
             parent = node.parent
             while parent is not None and parent.kind != "document":
-                whole = sum(sent.covers(source, child) for child in parent.children)
-                if whole <= ratio * len(parent.children):
+                key = (source, id(parent))
+                children_sent[key] = children_sent.get(key, 0) + 1
+                if children_sent[key] <= ratio * len(parent.children):
                     break
                 sent.send(source, *parent.span)
                 parent = parent.parent

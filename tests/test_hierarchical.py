@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from chunklab import list_documents, load_document, load_questions
 from chunklab.core import ParameterError
-from chunklab.evaluation.comparison import compare, compare_at_k
+from chunklab.evaluation.comparison import compare
 from chunklab import Chunk
-from chunklab.evaluation.expand import auto_merge, flat, new_text_only, small_to_big
+from chunklab.evaluation.expand import auto_merge, new_text_only, small_to_big
 from chunklab.formats.clauses import clause_headings
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.pipeline.export import read_jsonl, write_jsonl
@@ -363,61 +363,62 @@ def leaf(chunks, section):
     return next(c for c in chunks if c.metadata["section"] == section)
 
 
-def test_small_to_big_sends_the_enclosing_section(contract_tree) -> None:
+def test_small_to_big_sends_the_leaf_then_the_rest_of_its_section(contract_tree) -> None:
     _, trees, chunks = contract_tree
     hit = leaf(chunks, "2. SERVICES > 2.2 > (b)")
-    sent = small_to_big(trees, budget=10_000)([hit])
     parent = hit.metadata["parent"]
-    assert sent == [("c", parent["start"], parent["end"])]
+    sent = small_to_big(trees)([hit])
+    assert sent[0] == ("c", hit.start, hit.end)  # the matched text first: a cut at the budget keeps it
+    assert sorted((s, e) for _, s, e in sent) == [(parent["start"], hit.start), (hit.start, hit.end),
+                                                  (hit.end, parent["end"])]
     single = leaf(chunks, "2. SERVICES > 2.1")  # a section that is one leaf expands to its clause
-    [(_, start, end)] = small_to_big(trees, budget=10_000)([single])
-    assert CONTRACT[start:end].startswith("2. SERVICES")
+    assert min(s for _, s, _ in small_to_big(trees)([single])) == CONTRACT.index("2. SERVICES")
 
 
-def test_budget_is_respected_and_falls_back_to_the_leaf(contract_tree) -> None:
+def test_small_to_big_never_sends_a_character_twice(contract_tree) -> None:
     _, trees, chunks = contract_tree
-    hit = leaf(chunks, "2. SERVICES > 2.2 > (b)")
-    sent = small_to_big(trees, budget=len(hit.text) + 5)([hit])
-    assert sent == [("c", hit.start, hit.end)]
-    assert flat(trees, budget=len(hit.text) - 1)([hit]) == []
-    many = small_to_big(trees, budget=300)(chunks)
-    assert sum(e - s for _, s, e in many) <= 300
+    sent = small_to_big(trees)(chunks)
+    covered = [i for _, s, e in sent for i in range(s, e)]
+    assert len(covered) == len(set(covered)) and set(covered) >= {i for c in chunks for i in range(c.start, c.end)}
+    a, b = leaf(chunks, "2. SERVICES > 2.2 > (a)"), leaf(chunks, "2. SERVICES > 2.2 > (b)")
+    parent = a.metadata["parent"]
+    assert small_to_big(trees)([a, b]) == small_to_big(trees)([a])  # b came with a's parent: nothing more
+    assert sum(e - s for _, s, e in small_to_big(trees)([a, b])) == parent["end"] - parent["start"]
 
 
-def test_auto_merge_replaces_most_children_by_their_parent(contract_tree) -> None:
+def test_auto_merge_sends_the_rest_of_a_parent_most_of_whose_children_were_sent(contract_tree) -> None:
     _, trees, chunks = contract_tree
     a, b = leaf(chunks, "2. SERVICES > 2.2 > (a)"), leaf(chunks, "2. SERVICES > 2.2 > (b)")
     parent = a.metadata["parent"]
-    assert auto_merge(trees, budget=10_000, ratio=0.5)([a]) == [("c", a.start, a.end)]  # 1 of 4 children
-    merged = auto_merge(trees, budget=10_000, ratio=0.4)([a, b])  # 2 of 4 > 0.4
-    assert ("c", parent["start"], parent["end"]) in merged
+    assert auto_merge(trees, ratio=0.5)([a]) == [("c", a.start, a.end)]  # 1 of 4 children
+    merged = auto_merge(trees, ratio=0.4)([a, b])  # 2 of 4 > 0.4
+    assert merged[:2] == [("c", a.start, a.end), ("c", b.start, b.end)]
+    covered = {i for _, s, e in merged for i in range(s, e)}
+    assert covered >= set(range(parent["start"], parent["end"]))
     with pytest.raises(ValueError, match="ratio"):
-        auto_merge(trees, budget=100, ratio=1.0)
+        auto_merge(trees, ratio=1.0)
 
 
 def test_expansion_rejects_chunks_of_another_chunker(contract_tree) -> None:
     _, trees, _ = contract_tree
     other = HierarchicalChunker(chunk_size=30)(CONTRACT, source="c")
     with pytest.raises(ValueError, match="same HierarchicalChunker"):
-        flat(trees, budget=1000)([c for c in other if c.metadata["node"] not in {n.id for n in trees["c"].walk()}][:1])
+        small_to_big(trees)([c for c in other if c.metadata["node"] not in {n.id for n in trees["c"].walk()}][:1])
 
 
-def test_expansion_through_compare() -> None:
+def test_expansion_through_compare_spends_the_same_budget() -> None:
     doc = load_document("agreement")
     questions = load_questions("agreement")
-    chunker = HierarchicalChunker()
+    chunker = HierarchicalChunker(chunk_size=200)
     trees = {doc.name: chunker.tree(doc.text)}
-    rows = {
-        name: compare_at_k({name: chunker}, [doc], questions, retrievers=("bm25",), k=10, progress=False,
-                      expand_hits=fn(trees, 1500)).iloc[0]
-        for name, fn in [("flat", flat), ("small_to_big", small_to_big), ("auto_merge", auto_merge)]
+    runs = {
+        name: compare({name: chunker}, [doc], questions, retrievers=("bm25",), budget=[1000, 2000], progress=False,
+                      expand_hits=fn).rows
+        for name, fn in [("leaves", None), ("small_to_big", small_to_big(trees)), ("auto_merge", auto_merge(trees))]
     }
-    for row in rows.values():
-        assert 0 < row["retrieved_chars"] <= 1500
-    assert (
-        rows["small_to_big"]["recall"] != rows["flat"]["recall"]
-        or rows["small_to_big"]["iou"] != rows["flat"]["iou"]
-    )
+    for rows in runs.values():  # the budget rule of compare: at most the budget, filled unless the ranking ran out
+        assert (rows["sent"] <= rows["budget"]).all() and rows["sent"].mean() > 0.95 * rows["budget"].mean()
+    assert (runs["small_to_big"]["recall"].to_numpy() != runs["leaves"]["recall"].to_numpy()).any()
 
 
 def test_new_text_only_sends_each_hits_unsent_text_in_rank_order() -> None:
@@ -432,6 +433,26 @@ def test_new_text_only_sends_each_hits_unsent_text_in_rank_order() -> None:
         ("b", 15, 25),  # another document shares nothing; the fifth hit sent nothing
     ]
     assert new_text_only([hit(0, 10), hit(20, 30), hit(5, 25)]) == [("a", 0, 10), ("a", 20, 30), ("a", 10, 20)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=12))
+def test_new_text_only_sends_every_character_once_in_rank_order(raw) -> None:
+    hits = [Chunk(text="x" * length, start=start, end=start + length, index=0, metadata={"source": "a"})
+            for start, length in raw]
+    sent = new_text_only(hits)
+    characters = [i for _, s, e in sent for i in range(s, e)]
+    assert len(characters) == len(set(characters))  # nothing twice
+    assert set(characters) == {i for h in hits for i in range(h.start, h.end)}  # everything once
+    seen: set[int] = set()
+    pieces = iter(sent)
+    for hit in hits:  # each hit's new characters, in order, before the next hit's
+        new = sorted(set(range(hit.start, hit.end)) - seen)
+        got = []
+        while len(got) < len(new):
+            _, s, e = next(pieces)
+            got.extend(range(s, e))
+        assert got == new
+        seen |= set(new)
 
 
 def test_new_text_only_lets_a_budget_buy_new_text() -> None:

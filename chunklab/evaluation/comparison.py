@@ -284,8 +284,11 @@ def compare(
         the chunks that question may retrieve, or None for all of them.
     expand_hits:
         What is sent for a question's retrieved chunks (best first): ``expand_hits(hits)`` returns
-        ``(source, start, end)`` spans, e.g. each leaf's parent section (small-to-big retrieval).
-        Default: the hits' own spans. The expanded spans are what the budget buys, in the hits' order.
+        ``(source, start, end)`` spans. Default: the hits' own spans. The expanded spans are what the
+        budget buys, in the order given, by the same rule as plain chunks (the last one cut). Ready
+        made in `chunklab.evaluation.expand`: ``small_to_big(trees)`` (each leaf, then the rest of its
+        parent section: small-to-big retrieval), ``auto_merge(trees)`` (a parent once most of its
+        children are sent) and ``new_text_only`` (overlapping chunks, each character sent once).
     split:
         ``"dev"``, ``"test"`` or ``"all"`` (default): which questions (and so which documents) to
         use when `questions` (`docs`) are not given. Every row says its question's split.

@@ -1,5 +1,5 @@
 """Notebook 07 (hierarchical chunking): the breadcrumb of an offset, what small-to-big sends for two
-hits within a budget, and a measured surprise about sending parents."""
+hits, and a measured surprise about sending parents."""
 
 from __future__ import annotations
 
@@ -67,45 +67,46 @@ GUIDE = (
     "### Linux\n\nRun apt install tidewell.\n\n### macOS\n\nRun brew install tidewell.\n\n"
     "## Use\n\nStart it with tidewell serve."
 )
-#: Exercise 2's retrieved leaves, best first (their sections' titles), and the budget in characters.
-GUIDE_HITS, GUIDE_BUDGET = ("Linux", "Use"), 200
+#: Exercise 2's retrieved leaves, best first (their sections' titles).
+GUIDE_HITS = ("Linux", "Use")
 
 
-def _guide_sent() -> list[str]:
-    """The titles of the nodes small-to-big sends for `GUIDE_HITS` within `GUIDE_BUDGET`."""
+def _guide_sent() -> list[tuple[int, int]]:
+    """The spans small-to-big sends for `GUIDE_HITS`, in order."""
     chunker = HierarchicalChunker()
     tree = chunker.tree(GUIDE)
     leaves = {c.metadata["breadcrumb"][-1]: c for c in chunker(GUIDE, source="guide")}
     hits: list[Chunk] = [leaves[title] for title in GUIDE_HITS]
-    titled = {n.span: n.title for n in tree.walk() if n.kind == "section"}
-    return [titled[(start, end)] for _, start, end in small_to_big({"guide": tree}, GUIDE_BUDGET)(hits)]
+    return [(start, end) for _, start, end in small_to_big({"guide": tree})(hits)]
 
 
-def solution_guide_sent() -> list[str]:
-    return ["Guide"]
+def solution_guide_sent() -> list[tuple[int, int]]:
+    return [(72, 108), (17, 72), (108, 147), (149, 186), (0, 17), (147, 149)]
 
 
 @exercise("07.2", "what does small-to-big send?", "predict", solution=solution_guide_sent,
-          wrong=(lambda: ["Install", "Use"], lambda: ["Linux", "Use"], lambda: ["Install"]))
-def check_guide_sent(titles) -> str:
-    """A list of section titles: the nodes small-to-big sends, in order."""
-    if isinstance(titles, str) or not all(isinstance(t, str) for t in titles):
-        raise ExerciseFailed(f"write a list of section titles such as ['Linux', 'Use'], got {titles!r}")
+          wrong=(lambda: [(17, 147), (0, 186)], lambda: [(72, 108), (149, 186)],
+                 lambda: [(72, 108), (17, 72), (108, 147), (149, 186), (0, 186)],
+                 lambda: [(72, 108), (17, 147), (149, 186), (0, 186)]))
+def check_guide_sent(spans) -> str:
+    """A list of ``(start, end)`` pairs: the spans small-to-big sends, in order."""
+    try:
+        got = [(int(start), int(end)) for start, end in spans]
+    except (TypeError, ValueError):
+        raise ExerciseFailed(f"write a list of (start, end) pairs such as [(72, 108), (149, 186)], got {spans!r}") from None
     expected = _guide_sent()
-    got = [t.strip().lstrip("#").strip() for t in titles]
     if got != expected:
         raise ExerciseFailed(
-            f"small-to-big does not send {got}. Hint: for each hit, best first, it tries the nearest ancestor "
-            f"that holds more text than the leaf (never the document); if that does not fit in what is left of the "
-            f"{GUIDE_BUDGET} characters, it sends the leaf alone, if that fits. Text already sent is never paid twice: "
-            "a parent replaces the nodes inside it, and costs only the rest."
+            f"small-to-big does not send {got}. Hint: for each hit, best first, it sends the leaf, then the rest of "
+            "the nearest ancestor that holds more text than the leaf (never the document node). Nothing is sent "
+            "twice: of a span partly sent already, only the parts not yet sent go, in document order."
         )
-    return (f"it sends {expected}: the second hit's parent holds the first hit's parent, already sent, so it costs "
-            "only the rest and fits.")
+    return (f"it sends {expected}: the second hit's parent, Guide, holds the first hit's parent, Install, already "
+            "sent, so only the two short stretches around it are new.")
 
 
-#: Exercise 3's explanations of why sending the parents of 200-character leaves answers no more
-#: questions than sending the leaves themselves.
+#: Exercise 3's explanations of why sending the parents of 200-character leaves answers no measurably
+#: larger share of questions than sending the leaves themselves.
 PARENT_CHOICES = {
     "A": "BM25 searches the parents rather than the leaves, and a parent is too long to rank well, so the best "
          "sections fall down the ranking.",

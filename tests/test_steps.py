@@ -184,3 +184,29 @@ def test_a_chunkers_own_context_stands():
     fixed = FixedSizeChunker(chunk_size=50)
     chunks = [("guide", with_metadata(c, context="own")) for c in fixed(GUIDE, source="guide")]
     assert contextualized(fixed, chunks, {"guide": GUIDE}) == chunks
+
+
+def test_use_context_gives_wrapped_langchain_and_llama_index_splitters_a_context():
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+    from llama_index.core.node_parser import SentenceSplitter
+
+    from chunklab.integrations.wrapped import LangChainChunker, LlamaIndexChunker
+
+    chunkers = {
+        "langchain": LangChainChunker(text_splitter=RecursiveCharacterTextSplitter(chunk_size=90, chunk_overlap=0)),
+        "llama_index": LlamaIndexChunker(node_parser=SentenceSplitter(chunk_size=30, chunk_overlap=0)),
+    }
+    with_context = compare(chunkers, docs(), questions(), retrievers=("bm25",), budget=[60], use_context=True,
+                           progress=False)
+    assert with_context.chunkings["context"].all()
+    sources = {d.name: d.text for d in docs()}
+    for label, chunker in chunkers.items():
+        chunks = [(c.metadata["source"], c) for c in with_context.chunks[label]]
+        indexed = contextualized(chunker, chunks, sources)
+        assert all(c.metadata.get("context") for _, c in indexed), label
+        assert all(sources[n][c.start : c.end] == c.text for n, c in indexed), label
+    # "zebra" is only in the heading: with the context step's breadcrumb the LangChain chunk is found.
+    plain = compare(chunkers, docs(), questions(), retrievers=("bm25",), budget=[60], progress=False)
+    answered = with_context.rows.set_index(["chunker", "question"])["answered"]
+    assert answered["langchain", "z"] == 1.0
+    assert plain.rows.set_index(["chunker", "question"]).loc[("langchain", "z"), "answered"] == 0.0

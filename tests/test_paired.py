@@ -7,7 +7,7 @@ import pytest
 
 from chunklab.evaluation.budget import ROW_COLUMNS, Comparison
 from chunklab.evaluation.comparison import guidance
-from chunklab.evaluation.paired import bootstrap_weights, interval_text, mcnemar_exact, p_text, paired, signed
+from chunklab.evaluation.paired import bootstrap_weights, holm, interval_text, mcnemar_exact, p_text, paired, signed
 from chunklab.evaluation.verdicts import curve, leaderboard
 
 
@@ -240,3 +240,11 @@ def test_every_chunking_with_the_best_mean_is_a_best_whatever_the_order():
     near = comparison({"first": {"fact": first}, "second": {"fact": second},
                        "near": {"fact": [1.0] * 2 + [0.0] * 2 + [1.0] * 20 + [0.0] * 16}})
     assert leaderboard(near, "bm25", 500).set_index("chunker").loc["near", "mark"] == ""
+
+
+def test_holm_judges_p_values_together():
+    # m = 4: 0.01 < 0.05/4, 0.015 < 0.05/3, 0.03 is not < 0.05/2, so it and 0.04 fail although each is below 0.05
+    assert holm([0.04, 0.01, 0.03, 0.015]) == [False, True, False, True]
+    assert holm([0.2, 0.001]) == [False, True] and holm([]) == []
+    assert holm([0.02] * 3) == [False] * 3  # each alone is significant, three at once are not
+    assert holm([0.01, 0.02], alpha=0.1) == [True, True]

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..caches import cached
 
-__all__ = ["Paired", "bootstrap_weights", "interval_text", "mcnemar_exact", "p_text", "paired", "signed"]
+__all__ = ["Paired", "bootstrap_weights", "holm", "interval_text", "mcnemar_exact", "p_text", "paired", "signed"]
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -82,6 +82,21 @@ def p_text(p_value: float, alpha: float = 0.05) -> str:
         if (shown < alpha) == (p_value < alpha) and (shown != alpha or p_value == alpha):
             break
     return f"p = {p_value:.{places}f}"
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Which of `p_values` stay significant when they are judged together (Holm's step-down method,
+    Scandinavian Journal of Statistics 6, 1979): sorted from the smallest, the i-th of m (from 0) must
+    be below ``alpha / (m - i)``; the first that is not, and every larger one, is not significant.
+    The chance of even one false alarm among all of them stays below `alpha`. Returns one bool per
+    p-value, in the order given."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    keep = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if not p_values[i] < alpha / (len(p_values) - rank):
+            break
+        keep[i] = True
+    return keep
 
 
 @cached(maxsize=32)

@@ -93,8 +93,8 @@ def test_render_leaderboard_marks_the_best_and_the_ties_and_says_what_it_shows()
     assert rows[0][2] == "75.0 %" and rows[0][4] == "★ best" and rows[0][3] == ""
     assert rows[1][4] == "= tied" and rows[2][4] == ""
     # close is one question worse out of 40: -2.5 points
-    assert rows[1][3].startswith("−2.5 (")
-    assert rows[2][3].startswith("−50.0 (")
+    assert rows[1][3] == "−2.5 points (95% interval −7.5 to 0.0; McNemar p = 1.000)"
+    assert rows[2][3].startswith("−50.0 points (95% interval ")
     # dev beside: rate, rank, mark
     assert rows[2][-3:] == ["83.3 %", "1", "★ best"]
     assert re.search(r'<tr class="lb-best">', html) and re.search(r'<tr class="lb-tied">', html)
@@ -103,12 +103,12 @@ def test_render_leaderboard_marks_the_best_and_the_ties_and_says_what_it_shows()
 
 def test_render_leaderboard_escapes_labels_and_knows_its_unit():
     result = build({"<b>x</b>": {"test": yes(10, 5)}, "y": {"test": yes(10, 4)}}, unit="tokens")
-    html = render_leaderboard(result, "dense", 250, beside=None)
+    html = render_leaderboard(result, "dense", 1000, beside=None)
     assert "<b>x</b>" not in html.split("</style>")[1].split("sent per question")[1]
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "minilm tokens sent per question" in html
     assert "(dev)" not in html
-    assert "of 1 chunking tied with the best" in html, "one other chunking is a chunking, not chunkings"
-    assert "of 2 chunkings tied" in render_leaderboard(RESULT, "bm25", 1000)
+    assert "1 of 1 other chunking not measurably worse" in html, "one other chunking is a chunking, not chunkings"
+    assert "of 2 other chunkings not measurably worse" in render_leaderboard(RESULT, "bm25", 1000)
 
 
 def test_the_explorer_re_renders_when_a_dropdown_moves():
@@ -189,7 +189,7 @@ def test_combine_joins_comparisons_and_refuses_a_label_measured_twice():
 
 
 def test_curve_plot_draws_the_baseline_dashed_and_keeps_end_labels_apart():
-    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "fixed": {"test": yes(10, 9)}})
+    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "fixed": {"test": yes(10, 8)}})
     fig = curve_plot(result, retrievers=["bm25"])
     try:
         (ax,) = fig.axes
@@ -211,3 +211,57 @@ def test_a_saved_explorer_keeps_the_table_it_shows_not_its_widget_repr():
     assert bundle["text/html"] == render_leaderboard(RESULT, "bm25", 250)
     assert "VBox(" not in bundle["text/plain"] and "leaderboard" in bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_references_are_flagged_in_the_table_and_dotted_in_the_curves():
+    html = render_leaderboard(RESULT, "bm25", 1000, references=["close"])
+    rows = rows_of(html)
+    assert rows[1][1] == 'close <span class="lb-ref">↳ reference</span>' and rows[0][1] == "good"
+    assert "↳ reference: what practitioners use" in html
+    assert "↳ reference" not in render_leaderboard(RESULT, "bm25", 1000)
+    fig = curve_plot(RESULT, retrievers=["bm25"], highlight=["good", "close"], references=["close", "bad"])
+    try:
+        (ax,) = fig.axes
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        assert lines["↳ close"].get_linestyle() == ":" and lines["good"].get_linestyle() == "-"
+        assert lines["1 other chunking"].get_linestyle() == ":"  # bad, drawn grey, is a reference too
+        assert "↳ close" in [t.get_text() for t in ax.texts]
+    finally:
+        matplotlib.pyplot.close(fig)
+
+
+def test_every_leader_is_named_in_the_table_and_the_curves():
+    result = build({"one": {"test": yes(10, 9)}, "two": {"test": [0.0] + yes(9, 9)}, "low": {"test": yes(10, 1)}})
+    html = render_leaderboard(result, "bm25", 1000, beside=None)
+    assert 'data-best="one | two"' in html and "2 chunkings share the best mean" in html
+    assert [r[4] for r in rows_of(html)] == ["★ best", "★ best", ""]
+    fig = curve_plot(result, retrievers=["bm25"], baseline=None)
+    try:
+        # both lead at 1,000 (and all three, with nothing answered, at 250)
+        assert [t.get_text() for t in fig.axes[0].texts] == ["one", "two", "low"]
+    finally:
+        matplotlib.pyplot.close(fig)
+
+
+def test_identical_chunkings_collapse_into_one_row_that_names_its_aliases():
+    from chunklab import compare
+    from chunklab.evaluation.aliases import collapse_identical
+    from chunklab.strategies import FixedSizeChunker
+
+    chunkers = {"fixed 300": FixedSizeChunker(chunk_size=300), "other name": FixedSizeChunker(chunk_size=300),
+                "fixed 500": FixedSizeChunker(chunk_size=500), "third name": FixedSizeChunker(chunk_size=300)}
+    result = compare(chunkers, docs=["minutes"], retrievers=("bm25",), budget=[500], progress=False)
+    collapsed = collapse_identical(result)
+    assert list(dict.fromkeys(collapsed.rows["chunker"])) == ["fixed 300", "fixed 500"]
+    assert list(collapsed.chunkings.index) == ["fixed 300", "fixed 500"]
+    assert collapsed.chunkings.loc["fixed 300", "aliases"] == ("other name", "third name")
+    assert collapsed.chunkings.loc["fixed 500", "aliases"] == ()
+    assert set(collapsed.chunks) == {"fixed 300", "fixed 500"} and set(collapsed.timings["chunker"]) == set(collapsed.chunks)
+    kept = result.rows[result.rows["chunker"] == "fixed 300"].reset_index(drop=True)
+    assert collapsed.rows[collapsed.rows["chunker"] == "fixed 300"].reset_index(drop=True).equals(kept)
+    board = leaderboard_beside(collapsed, "bm25", 500, split=None, beside=None).set_index("chunker")
+    assert board.loc["fixed 300", "aliases"] == "other name, third name" and board.loc["fixed 500", "aliases"] == ""
+    html = render_leaderboard(collapsed, "bm25", 500, split="test", beside=None)
+    assert "fixed 300 (= other name, third name)" in html
+    # a comparison built by hand has no chunks: nothing collapses
+    assert list(collapse_identical(RESULT).rows["chunker"].unique()) == ["good", "close", "bad"]

@@ -7,7 +7,7 @@ import pytest
 
 from chunklab.evaluation.budget import ROW_COLUMNS, Comparison
 from chunklab.evaluation.comparison import guidance
-from chunklab.evaluation.paired import bootstrap_weights, mcnemar_exact, paired
+from chunklab.evaluation.paired import bootstrap_weights, holm, interval_text, mcnemar_exact, p_text, paired, signed
 from chunklab.evaluation.verdicts import curve, leaderboard
 
 
@@ -177,7 +177,7 @@ def test_guidance_counts_the_ties_when_there_are_many():
     answers.update({f"near{i}": {"fact": answered(30, 19 - i // 2)} for i in range(6)})
     text = guidance(comparison(answers), budget=500)
     line = next(line for line in text.splitlines() if line.startswith("- **With bm25**"))
-    assert "**best** (67%); as good (no measurable difference): 6 others, from near0 (63%) down to near5 (57%)" in line
+    assert "**best** (67%); no measurable difference from the best: 6 others, from near0 (63%) down to near5 (57%)" in line
     assert "near3" not in line and "measurably worse: worst (7%)" in line
 
 
@@ -187,3 +187,64 @@ def test_guidance_of_a_comparison_needs_a_budget_when_there_are_several():
         guidance(result)
     with pytest.raises(TypeError, match="k view has no guidance"):
         guidance(result.rows, budget=250)
+
+
+# -- numbers shown so that they never say more than the test ------------------------------------------
+def test_signed_never_rounds_a_difference_to_zero_nor_a_zero_to_a_negative():
+    assert signed(0.0) == "0.0" and signed(-0.0) == "0.0" and signed(-0.0, 3) == "0.000"
+    assert signed(-0.124, scale=100) == "−12.4" and signed(0.5, scale=100) == "+50.0"
+    assert signed(-0.0004, scale=100) == "−0.04"  # not "−0.0": it is not zero
+    assert signed(0.000004, scale=100) == "+0.0004"
+    assert signed(1e-12, scale=100) == "+1.0e−10"
+    assert interval_text(-0.124, -0.0004, scale=100) == "−12.4 to −0.04"
+    assert interval_text(-0.124, -0.0, scale=100) == "−12.4 to 0.0"  # touches zero, and reads so
+
+
+def test_p_text_never_rounds_across_the_line():
+    assert p_text(0.066) == "p = 0.066" and p_text(0.0625) == "p = 0.062"
+    assert p_text(0.0496) == "p = 0.0496"  # not "0.050": it is below 0.05
+    assert p_text(0.0504) == "p = 0.0504"  # not "0.050": it is above
+    assert p_text(0.05) == "p = 0.050" and p_text(0.0004) == "p < 0.001" and p_text(1.0) == "p = 1.000"
+    assert str(paired([1.0] * 5 + [0.0], [0.0] * 6)).count("McNemar p = 0.062 (5 vs 0)") == 1
+
+
+def test_an_interval_that_excludes_zero_is_tied_when_mcnemar_disagrees_and_says_why():
+    # five questions only the best answers: the percentile interval excludes zero, McNemar's p = 0.0625
+    result = comparison({"best": {"fact": answered(40, 30)}, "five": {"fact": answered(40, 25)},
+                         "six": {"fact": answered(40, 24)}})
+    board = leaderboard(result, "bm25", 500).set_index("chunker")
+    assert board.loc["five", "high"] < 0 and board.loc["five", "mark"] == "tied"
+    assert board.loc["five", "versus best"].endswith("; McNemar p = 0.062)")
+    assert board.loc["five", "versus best"].startswith("−12.5 points (95% interval −")
+    assert board.loc["six", "mark"] == "" and "McNemar p = 0.031" in board.loc["six", "versus best"]
+    assert board.loc["best", "versus best"] == "" and "−0.0" not in " ".join(board["versus best"])
+    # a metric that is not yes/no (precision here is 0 or 0.1): no McNemar, differences in points
+    precision = leaderboard(result, "bm25", 500, metric="precision").set_index("chunker")
+    assert precision.loc["five", "versus best"].startswith("−1.2 points (95% interval −2.")
+    assert "McNemar" not in precision.loc["five", "versus best"]
+
+
+def test_every_chunking_with_the_best_mean_is_a_best_whatever_the_order():
+    # "second" and "first" answer as many questions, different ones; "low" is behind both
+    first = answered(40, 30)
+    second = [1.0] * 2 + [0.0] * 2 + [1.0] * 28 + [0.0] * 8
+    result = comparison({"first": {"fact": first}, "second": {"fact": second}, "low": {"fact": answered(40, 10)},
+                         "near": {"fact": answered(40, 28)}})
+    board = leaderboard(result, "bm25", 500)
+    assert list(board["mark"]) == ["best", "best", "tied", ""]
+    assert set(board["chunker"][:2]) == {"first", "second"} and board.loc[2, "versus best"] == ""
+    text = guidance(result, budget=500)
+    line = next(line for line in text.splitlines() if line.startswith("- **With bm25**"))
+    assert "2 share the best mean (75%): **first**, **second**" in line
+    # "near" is tied with "first" (2 questions) but measurably worse than "second" (8 vs 0): worse
+    near = comparison({"first": {"fact": first}, "second": {"fact": second},
+                       "near": {"fact": [1.0] * 2 + [0.0] * 2 + [1.0] * 20 + [0.0] * 16}})
+    assert leaderboard(near, "bm25", 500).set_index("chunker").loc["near", "mark"] == ""
+
+
+def test_holm_judges_p_values_together():
+    # m = 4: 0.01 < 0.05/4, 0.015 < 0.05/3, 0.03 is not < 0.05/2, so it and 0.04 fail although each is below 0.05
+    assert holm([0.04, 0.01, 0.03, 0.015]) == [False, True, False, True]
+    assert holm([0.2, 0.001]) == [False, True] and holm([]) == []
+    assert holm([0.02] * 3) == [False] * 3  # each alone is significant, three at once are not
+    assert holm([0.01, 0.02], alpha=0.1) == [True, True]

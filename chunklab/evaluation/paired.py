@@ -16,6 +16,11 @@ for a yes/no score, the exact test agrees at the same level; otherwise "no measu
 The percentile interval alone is too ready to see a difference when few questions disagree (five
 against none: the interval excludes zero, while the exact test gives p = 0.0625).
 
+Numbers are shown so that they never say more than the test: `signed` never rounds a difference
+or an interval's end that is not zero to "0.0" (nor "-0.0"), so an interval that excludes zero never
+reads as touching it and one that touches zero never reads as excluding it (`interval_text`), and
+`p_text` never rounds a p-value across the 0.05 line.
+
 Everything is seeded: the same questions give the same resamples, so `leaderboard` and `guidance`
 (`chunklab.evaluation.verdicts`) mark exactly the ties that `paired` would report one by one.
 """
@@ -30,7 +35,7 @@ import numpy as np
 
 from ..caches import cached
 
-__all__ = ["Paired", "bootstrap_weights", "mcnemar_exact", "paired"]
+__all__ = ["Paired", "bootstrap_weights", "holm", "interval_text", "mcnemar_exact", "p_text", "paired", "signed"]
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -44,6 +49,54 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(low + 1))
     return min(1.0, 2 * tail / 2**n)
+
+
+def signed(value: float, digits: int = 1, scale: float = 1.0) -> str:
+    """``value * scale`` with its sign (a true minus, "−") and `digits` decimals; zero is ``"0.0"``
+    without a sign. A value that is not zero but would round to zero gets more decimals, up to four
+    more, until a digit that is not zero shows (then scientific notation), so the text never turns a
+    small difference into none, nor a zero into a negative."""
+    value = float(value) * scale
+    if value == 0:
+        return f"{0:.{digits}f}"
+    for places in range(digits, digits + 5):
+        text = f"{value:+.{places}f}"
+        if float(text) != 0:
+            return text.replace("-", "−")
+    return f"{value:+.1e}".replace("-", "−")
+
+
+def interval_text(low: float, high: float, digits: int = 1, scale: float = 1.0) -> str:
+    """``"<low> to <high>"``, both ends by `signed`: an end that is zero reads 0.0, an end that is not
+    never does."""
+    return f"{signed(low, digits, scale)} to {signed(high, digits, scale)}"
+
+
+def p_text(p_value: float, alpha: float = 0.05) -> str:
+    """``"p = 0.066"``: three decimals, more when three would round the p-value onto the other side
+    of (or onto) `alpha`; ``"p < 0.001"`` below one in a thousand."""
+    if p_value < 0.001:
+        return "p < 0.001"
+    for places in range(3, 8):
+        shown = round(p_value, places)
+        if (shown < alpha) == (p_value < alpha) and (shown != alpha or p_value == alpha):
+            break
+    return f"p = {p_value:.{places}f}"
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Which of `p_values` stay significant when they are judged together (Holm's step-down method,
+    Scandinavian Journal of Statistics 6, 1979): sorted from the smallest, the i-th of m (from 0) must
+    be below ``alpha / (m - i)``; the first that is not, and every larger one, is not significant.
+    The chance of even one false alarm among all of them stays below `alpha`. Returns one bool per
+    p-value, in the order given."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    keep = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if not p_values[i] < alpha / (len(p_values) - rank):
+            break
+        keep[i] = True
+    return keep
 
 
 @cached(maxsize=32)
@@ -92,10 +145,11 @@ class Paired:
 
     def __str__(self) -> str:
         """One line: the verdict and its numbers."""
-        test = "" if self.p_value is None else f", McNemar p = {self.p_value:.3g} ({self.a_only} vs {self.b_only})"
+        test = "" if self.p_value is None else (
+            f", McNemar {p_text(self.p_value, 1 - self.confidence)} ({self.a_only} vs {self.b_only})")
         return (
             f"{self.verdict}: {self.a} {self.mean_a:.3f} vs {self.b} {self.mean_b:.3f}, difference "
-            f"{self.difference:+.3f} ({self.confidence:.0%} CI {self.low:+.3f} to {self.high:+.3f}{test}; "
+            f"{signed(self.difference, 3)} ({self.confidence:.0%} CI {interval_text(self.low, self.high, 3)}{test}; "
             f"{self.questions} questions)"
         )
 

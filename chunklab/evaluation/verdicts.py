@@ -4,8 +4,10 @@ All of them read the tidy table ``Comparison.rows`` that `chunklab.evaluation.co
 returns with ``budget=...``:
 
 * `leaderboard`: one row per chunking for one retriever and one budget, best first, the best
-  marked ``"best"`` and every chunking not measurably worse than it (`chunklab.evaluation.paired`)
-  marked ``"tied"``;
+  marked ``"best"`` (every chunking with the highest mean, when several share it: a tie at the top
+  is never broken by table order) and every chunking not measurably worse than it
+  (`chunklab.evaluation.paired`) marked ``"tied"``, with the difference, its interval and, for a
+  yes/no metric, McNemar's exact p as text that never reads as more than the test says;
 * `curve`: a metric against the budget, one column per chunking (ready for ``.plot()``);
 * `versus`: chosen pairs of chunkings compared at every budget (a variant against its base);
 * `budget_guidance`: "which strategy when", per document kind and per question kind, from
@@ -21,11 +23,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .budget import Comparison
-from .paired import Paired, paired
+from .paired import Paired, interval_text, p_text, paired, signed
 
-__all__ = ["budget_guidance", "curve", "leaderboard", "versus"]
+__all__ = ["budget_guidance", "curve", "leaderboard", "named", "versus", "versus_text"]
 
 _MEANS = ("answered", "recall", "precision", "iou", "sent")
+#: Metrics that are shares of questions or characters: their differences are shown in percentage points.
+_SHARES = ("answered", "recall", "precision", "iou")
 
 
 def _select(result: Comparison, retriever: str | None, budget: int | None, split: str | None) -> Any:
@@ -53,22 +57,64 @@ def _per_question(rows: Any, metric: str) -> Any:
     return table[list(dict.fromkeys(rows["chunker"]))]
 
 
+#: Two means closer than this are the same mean (they differ only by floating-point rounding).
+_SAME_MEAN = 1e-12
+
+
 def _ranked(table: Any, confidence: float, resamples: int, seed: int) -> list[tuple[str, float, Paired | None]]:
-    """``(chunking, mean, comparison with the best)`` best first (None for the best itself)."""
+    """``(chunking, mean, comparison with the best)`` best first (None for the first best).
+
+    The leaders are every chunking with the highest mean. Another chunking is compared with each
+    leader, and the comparison kept is one in which a leader measurably beats it if there is one
+    (else the one with the first leader): it is "tied" only if no leader beats it.
+    """
     means = table.mean().sort_values(ascending=False, kind="stable")
-    best = means.index[0]
-    out: list[tuple[str, float, Paired | None]] = [(best, float(means[best]), None)]
+    leaders = [label for label in means.index if means.iloc[0] - means[label] < _SAME_MEAN]
+    out: list[tuple[str, float, Paired | None]] = [(leaders[0], float(means.iloc[0]), None)]
     for label in means.index[1:]:
-        comparison = paired(table[best].to_numpy(), table[label].to_numpy(), (best, label), confidence, resamples, seed)
-        out.append((label, float(means[label]), comparison))
+        comparisons = [paired(table[best].to_numpy(), table[label].to_numpy(), (best, label), confidence, resamples,
+                              seed) for best in leaders if best != label]
+        beaten = [c for c in comparisons if c.winner == c.a]
+        out.append((label, float(means[label]), (beaten or comparisons)[0]))
     return out
 
 
 def _mark(comparison: Paired | None) -> str:
-    """``"best"`` for the best itself, ``""`` when the best measurably beats it, else ``"tied"``."""
-    if comparison is None:
+    """``"best"`` for a best (the first, or one with the same mean), ``""`` when the best measurably
+    beats it, else ``"tied"``."""
+    if comparison is None or abs(comparison.difference) < _SAME_MEAN:
         return "best"
     return "" if comparison.winner == comparison.a else "tied"
+
+
+def versus_text(comparison: Paired | None, metric: str = "answered") -> str:
+    """How a leaderboard row compares with the best, in words a reader can check: the difference
+    (this chunking minus the best; percentage points for a share), its interval, and for a yes/no
+    metric McNemar's exact p. Empty for the best. Rounding never hides a zero end nor invents one
+    (`chunklab.evaluation.paired.signed`)."""
+    if comparison is None:
+        return ""
+    scale, digits = (100.0, 1) if metric in _SHARES else (1.0, 3)
+    unit = " points" if metric in _SHARES else ""
+    text = (f"{signed(-comparison.difference, digits, scale)}{unit} "
+            f"({comparison.confidence:.0%} interval {interval_text(-comparison.high, -comparison.low, digits, scale)}")
+    if comparison.p_value is not None:
+        text += f"; McNemar {p_text(comparison.p_value, 1 - comparison.confidence)}"
+    return text + ")"
+
+
+def _aliases(result: Comparison) -> dict[str, str]:
+    """``{label: "alias, alias"}`` from ``result.chunkings["aliases"]`` (see
+    `chunklab.evaluation.aliases.collapse_identical`); empty when there is none."""
+    chunkings = result.chunkings
+    if chunkings is None or "aliases" not in getattr(chunkings, "columns", ()):
+        return {}
+    return {str(label): ", ".join(names) for label, names in chunkings["aliases"].items() if len(names)}
+
+
+def named(label: str, aliases: dict[str, str]) -> str:
+    """`label`, followed by ``(= alias, alias)`` when other chunkings gave the very same chunks."""
+    return f"{label} (= {aliases[label]})" if aliases.get(label) else label
 
 
 def leaderboard(
@@ -83,13 +129,16 @@ def leaderboard(
 ) -> Any:
     """One row per chunking for `retriever` at `budget`, sorted by the mean of `metric`, best first.
 
-    Columns: ``chunker``, ``context``, the means of ``answered``, ``recall``, ``precision``,
-    ``iou`` and ``sent`` (the same for every chunking unless a ranking ran out), ``questions``;
-    then the paired comparison with the best on `metric` (`chunklab.evaluation.paired.paired`):
-    ``difference`` (this chunking minus the best), its interval ``low`` … ``high``, ``p_value``
-    (McNemar's exact test for a yes/no metric, else empty) and ``mark``: ``"best"``, ``"tied"``
-    (not measurably worse than the best) or ``""`` (measurably worse). `split` keeps one question
-    split (``"dev"``, ``"test"``; None: all rows). The index is the rank, from 1.
+    Columns: ``chunker``, ``aliases`` (the chunkings that gave the very same chunks, see
+    `chunklab.evaluation.aliases.collapse_identical`; ``""`` for none), ``context``, the means of
+    ``answered``, ``recall``, ``precision``, ``iou`` and ``sent`` (the same for every chunking unless
+    a ranking ran out), ``questions``; then the paired comparison with the best on `metric`
+    (`chunklab.evaluation.paired.paired`): ``difference`` (this chunking minus the best), its
+    interval ``low`` … ``high``, ``p_value`` (McNemar's exact test for a yes/no metric, else empty),
+    ``versus best`` (the same as text, `versus_text`: rounded so that it never reads as more than the
+    test says) and ``mark``: ``"best"`` (every chunking with the highest mean), ``"tied"`` (not
+    measurably worse than the best) or ``""`` (measurably worse). `split` keeps one question split
+    (``"dev"``, ``"test"``; None: all rows). The index is the rank, from 1.
     """
     import pandas as pd
 
@@ -98,15 +147,17 @@ def leaderboard(
     means = rows.groupby("chunker", sort=False)[list(_MEANS)].mean()
     context = rows.groupby("chunker", sort=False)["context"].first()
     questions = rows.groupby("chunker", sort=False)["question"].nunique()
+    aliases = _aliases(result)
     records = []
     for label, _, comparison in ranked:
         records.append({
-            "chunker": label, "context": bool(context[label]), **means.loc[label].to_dict(),
-            "questions": int(questions[label]),
-            "difference": 0.0 if comparison is None else -comparison.difference,
-            "low": 0.0 if comparison is None else -comparison.high,
-            "high": 0.0 if comparison is None else -comparison.low,
+            "chunker": label, "aliases": aliases.get(label, ""), "context": bool(context[label]),
+            **means.loc[label].to_dict(), "questions": int(questions[label]),
+            "difference": 0.0 if comparison is None else 0.0 - comparison.difference,
+            "low": 0.0 if comparison is None else 0.0 - comparison.high,
+            "high": 0.0 if comparison is None else 0.0 - comparison.low,
             "p_value": None if comparison is None else comparison.p_value,
+            "versus best": "" if _mark(comparison) == "best" else versus_text(comparison, metric),
             "mark": _mark(comparison),
         })
     table = pd.DataFrame(records)
@@ -175,22 +226,28 @@ def versus(
 _NAMED_TIES = 5
 
 
-def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool) -> str:
-    """One sentence: the best, the chunkings tied with it, the ones measurably worse."""
+def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool, aliases: dict[str, str]) -> str:
+    """One sentence: the best (every one, when several share the highest mean), the chunkings tied
+    with it, the ones measurably worse."""
     fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3f}")
-    best, best_mean, _ = ranked[0]
-    tied = [(label, mean) for label, mean, c in ranked[1:] if _mark(c) == "tied"]
-    worse = [(label, mean) for label, mean, c in ranked[1:] if _mark(c) == ""]
+    leaders = [named(label, aliases) for label, _, c in ranked if _mark(c) == "best"]
+    best_mean = ranked[0][1]
+    tied = [(named(label, aliases), mean) for label, mean, c in ranked if _mark(c) == "tied"]
+    worse = [(named(label, aliases), mean) for label, mean, c in ranked if _mark(c) == ""]
     if not worse:
         low = min(mean for _, mean, _ in ranked)
         return (f"no measurable difference between the {len(ranked)} chunkings "
                 f"({fmt(low)} to {fmt(best_mean)})")
-    text = f"**{best}** ({fmt(best_mean)})"
+    if len(leaders) == 1:
+        text = f"**{leaders[0]}** ({fmt(best_mean)})"
+    else:
+        text = (f"{len(leaders)} share the best mean ({fmt(best_mean)}): "
+                + ", ".join(f"**{label}**" for label in leaders))
     if len(tied) > _NAMED_TIES:
-        text += (f"; as good (no measurable difference): {len(tied)} others, from {tied[0][0]} ({fmt(tied[0][1])}) "
-                 f"down to {tied[-1][0]} ({fmt(tied[-1][1])})")
+        text += (f"; no measurable difference from the best: {len(tied)} others, from {tied[0][0]} "
+                 f"({fmt(tied[0][1])}) down to {tied[-1][0]} ({fmt(tied[-1][1])})")
     elif tied:
-        text += "; as good (no measurable difference): " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
+        text += "; no measurable difference from the best: " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
     else:
         text += ", measurably better than every other chunking"
     if len(worse) == 1:
@@ -225,6 +282,7 @@ def budget_guidance(
     rows = _select(result, retriever, budget, split)
     percent = metric in ("answered", "recall", "precision", "iou")
     options = (confidence, resamples, seed)
+    aliases = _aliases(result)
     where = f", {split} questions" if split else ""
     lines = [
         f"*{metric} at {budget:,} {result.unit_label()} sent per question{where}; the best has the highest mean, "
@@ -236,11 +294,11 @@ def budget_guidance(
     for name, by_retriever in rows.groupby("retriever", sort=False):
         count = by_retriever["question"].nunique()
         lines.append(f"- **With {name}** ({count} questions): "
-                     + _statement(_ranked(_per_question(by_retriever, metric), *options), percent) + ".")
+                     + _statement(_ranked(_per_question(by_retriever, metric), *options), percent, aliases) + ".")
         for column, title in (("doc_kind", "document kind"), ("kind", "question kind")):
             lines.append(f"  - *By {title}*:")
             for group, subset in by_retriever.groupby(column, sort=True):
                 ranked = _ranked(_per_question(subset, metric), *options)
                 lines.append(f"    - {group} ({subset['question'].nunique()} questions): "
-                             + _statement(ranked, percent) + ".")
+                             + _statement(ranked, percent, aliases) + ".")
     return "\n".join(lines)

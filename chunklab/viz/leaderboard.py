@@ -6,20 +6,24 @@ returns, and every mark comes from `chunklab.evaluation.verdicts.leaderboard` (p
 * `leaderboard_beside`: one row per chunking for one retriever and budget, ranked on one question
   split (``"test"``), with another split's numbers beside it (``"dev"``, the questions the defaults
   were tuned on);
-* `render_leaderboard`: that table as HTML, best and tied rows marked (a pure function: the
-  dropdowns only call it, so a test can call it too);
+* `render_leaderboard`: that table as HTML, best and tied rows marked, reference rows (what
+  practitioners use, `chunklab.integrations.references`) flagged "↳ reference", a chunking's
+  aliases named beside it (a pure function: the dropdowns only call it, so a test can call it too);
 * `leaderboard_explorer`: a retriever and a budget dropdown above the rendered table;
 * `curve_plot`: a metric against the text sent, one line per chunking and one panel per retriever,
-  with the front (the best mean at each budget) drawn under the lines.
+  with the front (the best mean at each budget) drawn under the lines and reference rows dotted.
+
+The viz layer does not import the integrations: the caller passes the reference labels
+(``references=list(reference_chunkers())``).
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from ..evaluation.budget import Comparison
-from ..evaluation.verdicts import curve, leaderboard
+from ..evaluation.verdicts import curve, leaderboard, named
 from .static import with_static_view
 
 __all__ = ["FRONT_COLOURS", "curve_plot", "leaderboard_beside", "leaderboard_explorer", "render_leaderboard"]
@@ -30,6 +34,7 @@ FRONT_COLOURS = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377
 _OTHER_COLOUR = "#BBBBBB"
 
 _MARKS = {"best": "★ best", "tied": "= tied", "": ""}
+_REFERENCE = ' <span class="lb-ref">↳ reference</span>'
 
 _STYLE = """<style>
 .chunklab-leaderboard{font-family:var(--jp-content-font-family,system-ui,sans-serif);font-size:13px}
@@ -42,6 +47,7 @@ white-space:nowrap}
 .chunklab-leaderboard th.lb-beside,.chunklab-leaderboard td.lb-beside{color:#555;background:#f6f6f6}
 .chunklab-leaderboard tr.lb-best td{background:#cfe8cf;font-weight:600}
 .chunklab-leaderboard tr.lb-tied td{background:#eaf5ea}
+.chunklab-leaderboard .lb-ref{font-style:italic;color:#7a4b00}
 .chunklab-leaderboard .lb-note{font-size:11px;color:#666;margin-top:4px}
 </style>"""
 
@@ -74,12 +80,6 @@ def _percent(value: float) -> str:
     return f"{value:.1%}".replace("%", " %")
 
 
-def _points(value: float) -> str:
-    """A difference of shares in percentage points, signed, with a true minus sign."""
-    text = f"{value * 100:+.1f}"
-    return text.replace("-", "−")
-
-
 def render_leaderboard(
     result: Comparison,
     retriever: str,
@@ -87,31 +87,32 @@ def render_leaderboard(
     split: str = "test",
     beside: str | None = "dev",
     metric: str = "answered",
+    references: Collection[str] = (),
 ) -> str:
     """The leaderboard of `leaderboard_beside` as an HTML table, best first.
 
-    Columns: rank, chunking, `metric` on `split`, its difference from the best in percentage points
-    with the paired 95 % interval, the mark (★ best, = tied: not measurably worse than the best),
-    character recall and IoU, then `metric`, rank and mark on `beside`. The best row and the tied
-    rows are shaded. The outer ``div.chunklab-leaderboard`` carries ``data-retriever``,
-    ``data-budget``, ``data-split``, ``data-best`` and ``data-tied`` (how many rows are tied).
+    Columns: rank, chunking (with its aliases, ``(= json, code)``, and "↳ reference" for a label
+    in `references`), `metric` on `split`, its difference from the best with the paired 95 %
+    interval and McNemar's p (the leaderboard's ``versus best``), the mark (★ best: every chunking
+    with the highest mean; = tied: not measurably worse than the best), character recall and IoU,
+    then `metric`, rank and mark on `beside`. The best rows and the tied rows are shaded. The outer
+    ``div.chunklab-leaderboard`` carries ``data-retriever``, ``data-budget``, ``data-split``,
+    ``data-best`` (the best labels, joined by " | ") and ``data-tied`` (how many rows are tied).
     """
     board = leaderboard_beside(result, retriever, budget, split, beside, metric)
     questions = int(board["questions"].iloc[0])
-    head = ["rank", "chunking", f"{metric} ({split})", "vs the best, points (95 % interval)", "mark",
+    head = ["rank", "chunking", f"{metric} ({split})", "vs the best (95 % interval; McNemar's p)", "mark",
             f"recall ({split})", f"IoU ({split})"]
     beside_head = [f"{metric} ({beside})", f"rank ({beside})", f"mark ({beside})"] if beside else []
     cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     cells += "".join(f'<th class="lb-beside">{html.escape(h)}</th>' for h in beside_head)
     rows = [f"<tr>{cells}</tr>"]
     for rank, row in board.iterrows():
-        versus = "" if row["mark"] == "best" else (
-            f"{_points(row['difference'])} ({_points(row['low'])} to {_points(row['high'])})"
-        )
-        values = [str(rank), row["chunker"], _percent(row[metric]), versus, _MARKS[row["mark"]],
-                  _percent(row["recall"]), _percent(row["iou"])]
+        values = [str(rank), named(row["chunker"], {row["chunker"]: row["aliases"]}), _percent(row[metric]),
+                  row["versus best"], _MARKS[row["mark"]], _percent(row["recall"]), _percent(row["iou"])]
         tds = "".join(
-            f'<td class="lb-name">{html.escape(v)}</td>' if i == 1 else f"<td>{html.escape(v)}</td>"
+            f'<td class="lb-name">{html.escape(v)}{_REFERENCE if row["chunker"] in references else ""}</td>' if i == 1
+            else f"<td>{html.escape(v)}</td>"
             for i, v in enumerate(values)
         )
         if beside:
@@ -121,20 +122,27 @@ def render_leaderboard(
             tds += "".join(f'<td class="lb-beside">{html.escape(v)}</td>' for v in shown)
         css = f' class="lb-{row["mark"]}"' if row["mark"] else ""
         rows.append(f"<tr{css}>{tds}</tr>")
-    tied, others = int((board["mark"] == "tied").sum()), len(board) - 1
+    best = list(board.loc[board["mark"] == "best", "chunker"])
+    tied, others = int((board["mark"] == "tied").sum()), len(board) - len(best)
+    parts = [f"{len(best)} chunkings share the best mean"] if len(best) > 1 else []
+    if others:
+        parts.append(f"{tied} of {others} other {'chunking' if others == 1 else 'chunkings'} not measurably worse "
+                     "than the best")
     caption = (
         f"<b>{html.escape(retriever)}</b>, {budget:,} {html.escape(result.unit_label())} sent per question, "
-        f"{questions} {html.escape(split)} questions, ranked by {html.escape(metric)}: "
-        f"{tied} of {others} {'chunking' if others == 1 else 'chunkings'} tied with the best."
+        f"{questions} {html.escape(split)} questions, ranked by {html.escape(metric)}: {'; '.join(parts)}."
     )
     note = (
-        "★ best: the highest mean on these questions. = tied: not measurably worse than the best (the paired 95 % "
-        "interval of the difference includes zero, or McNemar's exact test gives p ≥ 0.05)."
+        "★ best: the highest mean on these questions (every chunking that has it). = tied: not measurably worse "
+        "than the best (the paired 95 % interval of the difference includes zero, or McNemar's exact test gives "
+        "p ≥ 0.05); a lower mean is not proof of a worse chunking."
+        + (" ↳ reference: what practitioners use (LangChain, LlamaIndex), not a chunklab strategy." if references
+           else "")
         + (f" The {html.escape(beside)} columns rank the same chunkings on the {html.escape(beside)} questions." if beside
            else "")
     )
     attrs = (f'data-retriever="{html.escape(retriever)}" data-budget="{budget}" data-split="{html.escape(split)}" '
-             f'data-best="{html.escape(board["chunker"].iloc[0])}" data-tied="{tied}"')
+             f'data-best="{html.escape(" | ".join(best))}" data-tied="{tied}"')
     return (f'{_STYLE}<div class="chunklab-leaderboard" {attrs}><div class="lb-caption">{caption}</div>'
             f'<table>{"".join(rows)}</table><div class="lb-note">{note}</div></div>')
 
@@ -146,6 +154,7 @@ def leaderboard_explorer(
     split: str = "test",
     beside: str | None = "dev",
     metric: str = "answered",
+    references: Collection[str] = (),
 ) -> Any:
     """Two dropdowns (retriever, budget) above `render_leaderboard`, re-rendered on every change.
 
@@ -163,7 +172,7 @@ def leaderboard_explorer(
 
     def render(name: str, amount: int) -> str:
         if (name, amount) not in rendered:
-            rendered[name, amount] = render_leaderboard(result, name, amount, split, beside, metric)
+            rendered[name, amount] = render_leaderboard(result, name, amount, split, beside, metric, references)
         return rendered[name, amount]
 
     pick_retriever = widgets.Dropdown(options=retrievers, value=retriever, description="retriever")
@@ -189,21 +198,25 @@ def curve_plot(
     split: str | None = "test",
     highlight: Sequence[str] | None = None,
     baseline: str | None = "fixed",
+    references: Collection[str] = (),
 ) -> Any:
     """`metric` against the budget, one line per chunking, one panel per retriever (matplotlib).
 
     The x axis is the text sent per question (log scale, a tick at every budget measured). A thick
     pale band traces the front: the best mean at each budget. The chunkings in `highlight` (default:
-    every chunking with the best mean at some budget of some panel, at most six) are coloured and
-    named at the right end of their line, and `baseline` (if measured) is a dashed black line; the
-    others are thin grey lines. Returns the Figure.
+    every chunking with the best mean at some budget of some panel, all of them when several share
+    it, at most six) are coloured and named at the right end of their line, and `baseline` (if
+    measured) is a dashed black line; the others are thin grey lines. A chunking in `references`
+    (what practitioners use) is drawn dotted and named with "↳" wherever it is drawn. Returns the
+    Figure.
     """
     import matplotlib.pyplot as plt
 
     retrievers = list(dict.fromkeys(result.rows["retriever"])) if retrievers is None else list(retrievers)
     tables = {name: curve(result, name, metric, split) for name in retrievers}
     if highlight is None:
-        leaders = [label for table in tables.values() for label in table.idxmax(axis=1)]
+        leaders = [label for table in tables.values() for _, means in table.iterrows()
+                   for label in means.index[means == means.max()]]
         highlight = list(dict.fromkeys(leaders))[: len(FRONT_COLOURS)]
     if len(highlight) > len(FRONT_COLOURS):
         raise ValueError(f"at most {len(FRONT_COLOURS)} chunkings can be highlighted, got {len(highlight)}")
@@ -218,16 +231,19 @@ def curve_plot(
         others = [label for label in table.columns if label not in named]
         for i, label in enumerate(others):
             ax.plot(budgets, table[label], color=_OTHER_COLOUR, linewidth=0.9, zorder=2,
+                    linestyle=":" if label in references else "-",
                     label=f"{len(others)} other chunking{'s' * (len(others) != 1)}" if i == 0 else None)
         shown = [label for label in named if label in table.columns]
         for label in shown:
             style = (dict(color=colours[label], linewidth=2.2, marker="o", markersize=3.5) if label in colours
                      else dict(color="black", linewidth=1.4, linestyle="--"))
-            ax.plot(budgets, table[label], zorder=3, label=label, **style)
+            if label in references:
+                style["linestyle"] = ":"
+            ax.plot(budgets, table[label], zorder=3, label=_tagged(label, references), **style)
         ends = _spread([float(table[label].iloc[-1]) for label in shown], 0.04 * float(table.max().max() or 1))
         for label, y in zip(shown, ends):
-            ax.annotate(label, (budgets[-1], y), xytext=(6, 0), textcoords="offset points", fontsize=8, va="center",
-                        color=colours.get(label, "black"))
+            ax.annotate(_tagged(label, references), (budgets[-1], y), xytext=(6, 0), textcoords="offset points",
+                        fontsize=8, va="center", color=colours.get(label, "black"))
         ax.set_xscale("log")
         ax.set_xticks(budgets)
         ax.set_xticklabels([f"{b:,}" for b in budgets], rotation=45 if len(budgets) > 6 else 0)
@@ -240,6 +256,11 @@ def curve_plot(
     axes[0][0].legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig
+
+
+def _tagged(label: str, references: Collection[str]) -> str:
+    """`label`, prefixed "↳ " when it is a reference row."""
+    return f"↳ {label}" if label in references else label
 
 
 def _spread(values: Sequence[float], gap: float) -> list[float]:

@@ -136,8 +136,9 @@ def test_saved_questions_read_back_through_the_evaluate_loader_and_measure(guide
     assert not [p.name for p in path.parent.iterdir() if p.name != path.name], "no draft left behind"
 
     status = main(["evaluate", str(guide.path), "--questions", str(path), "--strategy", "recursive",
-                   "--retriever", "bm25", "-k", "1", "--no-progress"])
-    assert status == 0 and "1 document(s), 3 question(s), k = 1" in capsys.readouterr().out
+                   "--retriever", "bm25", "--budget", "100", "--no-progress"])
+    assert status == 0 and "1 document, 3 questions; every chunking sends the same characters per question: 100" in \
+        capsys.readouterr().out
     chunkers = {"recursive 60": CHUNKERS["recursive"](chunk_size=60),
                 LANGCHAIN_DEFAULT: reference_chunkers()[LANGCHAIN_DEFAULT]}
     result = compare(chunkers, [guide], saved, retrievers=("bm25",), budget=[50, 200], progress=False)

@@ -234,7 +234,7 @@ def test_evaluate_prints_the_budget_view_with_paired_verdicts(docs_dir, tmp_path
     assert status == 2 and "does not match 'field_guide.html'" in err, "the corpus spans index the page's source"
     status, out, err = run([*argv, "--html-source"], capsys)
     assert status == 0, err
-    assert "2 document(s), 12 question(s); every chunking sends the same characters per question: 500, 1,000" in out
+    assert "2 documents, 12 questions; every chunking sends the same characters per question: 500, 1,000" in out
     # The leaderboards are the library's, verdicts included.
     documents = [read_document(Path(f), Path(f).name, html_source=True) for f in files]
     chunkers = {repr(c): c for c in (FixedSizeChunker(chunk_size=200), FixedSizeChunker(chunk_size=800))}

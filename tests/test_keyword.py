@@ -156,11 +156,16 @@ def test_many_matches_stay_linear() -> None:
     line = "Item 1: a short line of text with a keyword at its start.\n"
     small, large = line * 2_000, line * 20_000
     chunker = KeywordChunker(keywords=("Item",), chunk_size=400)
+    # A complexity guard, not a speed target: ten times the text may not cost thirty times the time.
+    # The best of three runs each, so that a pause of a loaded machine does not decide it.
     timings = []
     for text in (small, large):
-        started = time.perf_counter()
-        chunks = chunker(text)
-        timings.append(time.perf_counter() - started)
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            chunks = chunker(text)
+            best = min(best, time.perf_counter() - started)
+        timings.append(best)
         assert len(chunks) == text.count("Item 1:")
     assert timings[1] < 30 * max(timings[0], 1e-3), timings
 

@@ -90,7 +90,9 @@ def test_sentence_blocks_cut_at_blank_lines_and_list_table_heading_chat_dialogue
 
 def test_a_table_row_is_one_unit_and_a_numbered_bullet_one_marker() -> None:
     text = "| `a` | Size of the tier. Restart required. |\n| `b` | Path. |\n• 9. Check it. It is old."
-    for method in ("regex", "pysbd", "punkt"):
+    # "pysbd" gives pySBD's own sentences, list markers included (tests/test_sentences_gold.py holds it
+    # to the library); the splitters written here keep a numbered bullet's marker with its sentence.
+    for method in ("regex", "punkt"):
         assert texts(text, sentence_spans(text, method)) == [
             "| `a` | Size of the tier. Restart required. |", "| `b` | Path. |", "• 9. Check it.", "It is old."
         ], method

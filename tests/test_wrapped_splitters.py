@@ -15,6 +15,7 @@ from llama_index.core.node_parser import TokenTextSplitter as LlamaTokenTextSpli
 from test_chunker_properties import AWKWARD, check_chunks, texts
 
 from chunklab import CHUNKERS, ParameterError, compare, list_documents, load_document, load_questions
+from chunklab.evaluation import compare_at_k
 from chunklab.integrations.placement import PlacementError, place
 from chunklab.integrations.references import (
     LANGCHAIN_DEFAULT,
@@ -206,7 +207,7 @@ def test_compare_takes_the_wrapped_splitters_beside_chunklabs_own() -> None:
     answered = result.rows.groupby("chunker")["answered"].mean()
     assert set(answered.index) == set(chunkers) and answered.between(0, 1).all()
     assert set(result.chunkings["strategy"]) == {"langchain", "llama_index", "recursive"}
-    table = compare(chunkers, docs, questions, retrievers=("bm25",), k=3, progress=False)
+    table = compare_at_k(chunkers, docs, questions, retrievers=("bm25",), k=3, progress=False)
     assert len(table) == 3 and table["recall@k"].between(0, 1).all()
 
 

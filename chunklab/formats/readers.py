@@ -44,7 +44,7 @@ __all__ = [
 #: The supported file extensions (lower-case) and the document kind each is read as (every source
 #: code extension of `chunklab.formats.code.LANGUAGE_BY_SUFFIX` is read as ``"code"``).
 KIND_BY_SUFFIX = types.MappingProxyType(
-    {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html", ".csv": "csv",
+    {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".rst": "text", ".html": "html", ".htm": "html", ".csv": "csv",
      ".pdf": "pdf", ".docx": "docx", ".json": "json", ".jsonl": "jsonl", ".ipynb": "ipynb",
      **dict.fromkeys(LANGUAGE_BY_SUFFIX, "code")}
 )

@@ -32,9 +32,10 @@ dropped: whitespace only, or only U+FFFD halves of a character.
 from __future__ import annotations
 
 import bisect
-import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
+
+from ..caches import cached
 
 __all__ = ["PlacementError", "place"]
 
@@ -169,7 +170,7 @@ def _choose(
     return after or (inside[0] if inside else None)
 
 
-@functools.lru_cache(maxsize=8)
+@cached(maxsize=8)
 def _squeezed(text: str) -> tuple[str, list[int]]:
     """`text` without whitespace, and the source position of each character kept (cached per text)."""
     positions = [i for i, char in enumerate(text) if not char.isspace()]

@@ -9,6 +9,7 @@ import pytest
 from chunklab.core import CHUNKERS
 from chunklab.evaluation.budget import Comparison
 from chunklab.evaluation.goal import (
+    GOAL_WINS,
     HYBRID_LABEL,
     HYBRID_SETTING,
     goal_chunkers,
@@ -16,6 +17,7 @@ from chunklab.evaluation.goal import (
     mean_chunk_size,
     size_matched,
     size_matched_baselines,
+    unseen_verdict,
 )
 from chunklab.formats.corpus import load_document
 from chunklab.strategies import FixedSizeChunker, HybridChunker
@@ -75,3 +77,95 @@ def test_goal_chunkers_hold_every_registered_strategy_and_four_baselines_of_the_
     assert len(baselines) == 4 and set(baselines) <= set(chunkers)
     assert all(label.endswith("same mean size") for label in baselines)
     assert set(goal_chunkers(strategies=["fixed"])) == {HYBRID_LABEL, "fixed"}
+
+
+BASELINE = "LangChain default"
+SETTINGS = [(retriever, budget) for retriever in ("bm25", "dense") for budget in (500, 1000, 2000)]
+
+
+def settings_comparison(answers, doc="unseen") -> pd.DataFrame:
+    """Rows for several settings: `answers` maps (retriever, budget) to {label: answered per question}."""
+    rows = []
+    for (retriever, budget), by_label in answers.items():
+        for label, answered in by_label.items():
+            for i, yes in enumerate(answered):
+                rows.append({"question": f"{doc}-q{i:03d}", "doc": doc, "doc_kind": "text", "kind": "fact",
+                             "split": "test", "chunker": label, "context": label.endswith("context"),
+                             "retriever": retriever, "budget": budget, "answered": float(yes),
+                             "recall": float(yes), "precision": 0.1, "iou": 0.1, "sent": budget, "chunks_sent": 1})
+    return pd.DataFrame(rows)
+
+
+def judged(answers, course=None, **kwargs):
+    """`unseen_verdict` over the unseen document's questions (and, if given, a course document's)."""
+    rows = [settings_comparison(answers)]
+    if course is not None:
+        rows.append(settings_comparison(course, doc="course"))
+    return unseen_verdict(Comparison(pd.concat(rows, ignore_index=True), None, None), BASELINE, ["unseen"], **kwargs)
+
+
+HYBRID_60 = [1] * 40 + [0] * 20
+BASELINE_60 = [1] * 20 + [0] * 40  # 20 questions behind: measurably worse (McNemar p < .001)
+LEADER_60 = [1] * 42 + [0] * 18  # 2 ahead: no measurable difference
+
+
+def test_beating_the_baseline_everywhere_and_trailing_the_leader_by_two_meets_both_parts():
+    verdict = judged({s: {HYBRID_SETTING: HYBRID_60, BASELINE: BASELINE_60, "leader": LEADER_60} for s in SETTINGS})
+    table = verdict.settings
+    assert len(table) == 6 and (table["questions"] == 60).all()
+    assert (table["best"] == "leader").all() and table["vs_best"].round(4).eq(-0.0333).all()
+    assert (table["vs_best_p"] > 0.05).all() and (table["beaten_by"] == "").all()
+    assert (table["vs_baseline_verdict"] == "better").all() and (table["vs_baseline_p"] < 0.001).all()
+    assert table["vs_baseline"].round(4).eq(0.3333).all()
+    assert verdict.baseline_wins == 6 and verdict.never_worse_than_best and verdict.better_than_baseline and verdict.met
+
+
+def test_three_wins_are_not_enough_and_one_loss_fails_part_b_whatever_the_wins():
+    three = {s: {HYBRID_SETTING: HYBRID_60, BASELINE: BASELINE_60 if i < 3 else HYBRID_60}
+             for i, s in enumerate(SETTINGS)}
+    verdict = judged(three)
+    assert verdict.baseline_wins == 3 == GOAL_WINS - 1 and verdict.baseline_losses == 0
+    assert not verdict.better_than_baseline and verdict.never_worse_than_best and not verdict.met
+    assert judged(three, wins=3).better_than_baseline
+    five_and_a_loss = {s: {HYBRID_SETTING: HYBRID_60, BASELINE: BASELINE_60 if i else [1] * 60}
+                       for i, s in enumerate(SETTINGS)}
+    verdict = judged(five_and_a_loss)
+    assert verdict.baseline_wins == 5 and verdict.baseline_losses == 1
+    assert verdict.settings.loc[0, "vs_baseline_verdict"] == "worse" and not verdict.better_than_baseline
+    # the baseline that beats the hybrid is also the best chunking there: part (a) fails too
+    assert verdict.settings.loc[0, "beaten_by"] == f"{BASELINE} (100.0%)" and not verdict.never_worse_than_best
+
+
+def test_only_the_unseen_documents_questions_are_judged():
+    unseen = {s: {HYBRID_SETTING: HYBRID_60, BASELINE: BASELINE_60, "leader": LEADER_60} for s in SETTINGS}
+    course = {s: {HYBRID_SETTING: [0] * 60, BASELINE: [1] * 60, "leader": [1] * 60} for s in SETTINGS}
+    verdict = judged(unseen, course)
+    assert verdict.met and (verdict.settings["questions"] == 60).all() and verdict.docs == ("unseen",)
+
+
+def test_a_chunking_that_beats_the_hybrid_is_named_even_when_it_is_not_the_best():
+    # "noisy" leads with 43 answered but disagrees with the hybrid on 41 questions (27 vs 14: no
+    # measurable difference); "steady" answers 42, every one of the hybrid's 30 and 12 more: it beats it
+    hybrid = [1] * 30 + [0] * 30
+    noisy = [0] * 14 + [1] * 43 + [0] * 3
+    steady = [1] * 42 + [0] * 18
+    verdict = judged({("bm25", 500): {HYBRID_SETTING: hybrid, BASELINE: hybrid, "noisy": noisy, "steady": steady}})
+    row = verdict.settings.iloc[0]
+    assert row["best"] == "noisy" and row["vs_best_p"] > 0.05
+    assert row["beaten_by"] == "steady (70.0%)" and not verdict.never_worse_than_best
+    assert row["vs_baseline_verdict"] == "no measurable difference" and row["vs_baseline_p"] == 1.0
+
+
+def test_a_missing_label_or_no_documents_is_an_error():
+    answers = {("bm25", 500): {HYBRID_SETTING: HYBRID_60, "leader": LEADER_60}}
+    with pytest.raises(ValueError, match="no chunking labelled 'LangChain default'"):
+        judged(answers)
+    with pytest.raises(ValueError, match="at least one document"):
+        unseen_verdict(Comparison(settings_comparison(answers), None, None), BASELINE, [])
+
+
+def test_extra_chunkings_join_the_field_under_their_labels_but_may_not_replace_one():
+    extra = {"reference": FixedSizeChunker(chunk_size=300)}
+    assert goal_chunkers(strategies=["fixed"], extra=extra)["reference"] is extra["reference"]
+    with pytest.raises(ValueError, match="may not reuse"):
+        goal_chunkers(strategies=["fixed"], extra={"fixed": FixedSizeChunker()})

@@ -291,3 +291,41 @@ def test_chunker_pickles_to_an_equal_chunker_with_its_callables():
     chunker = HybridChunker(context=ExtractiveContext(lead=True), propositions=extractive_propositions)
     assert pickle.loads(pickle.dumps(chunker)) == chunker
     assert chunker != HybridChunker()
+
+
+# -- sentence-aligned overlap ---------------------------------------------------------------------
+def test_no_overlap_by_default_and_an_overlap_as_large_as_the_chunk_is_refused():
+    text = load_document("manual").text
+    assert HybridChunker(chunk_overlap=0)(text) == HybridChunker()(text)
+    with pytest.raises(ParameterError, match="chunk_overlap"):
+        HybridChunker(chunk_size=300, chunk_overlap=300)
+
+
+@pytest.mark.parametrize("name", ["manual", "history", "minutes"])
+def test_an_overlap_repeats_whole_sentences_of_the_prose_chunk_before_within_the_limits(name):
+    text = load_document(name).text
+    plain = HybridChunker(chunk_size=600, chunk_overlap=200)
+    chunks = plain(text)
+    repeats = 0
+    for before, chunk in zip(chunks, chunks[1:]):
+        assert text[chunk.start : chunk.end] == chunk.text and len(chunk) <= 600
+        assert before.start < chunk.start  # source order, and never the whole chunk before
+        if chunk.start < before.end:
+            repeats += 1
+            repeated = text[chunk.start : before.end]
+            assert len(repeated) <= 200
+            assert {before.metadata["modality"], chunk.metadata["modality"]} <= {"prose", "list"}
+            assert chunk.metadata["section"].startswith(before.metadata["section"])  # same section
+            # it starts where a sentence or a line starts
+            assert re.search(r"(?:[.!?:;\"')\]]\s|\n)\s*$", text[: chunk.start]) and not text[chunk.start].isspace()
+    assert repeats >= 3, "long prose documents must get some overlap"
+
+
+def test_without_the_overlap_the_chunks_are_those_packed_under_the_smaller_size():
+    text = "One sentence here is short. " * 60
+    overlapped = HybridChunker(chunk_size=300, chunk_overlap=100, min_chunk_size=0)(text)
+    packed = HybridChunker(chunk_size=200, min_chunk_size=0)(text)
+    assert [c.end for c in overlapped] == [c.end for c in packed]
+    assert [c.start for c in overlapped][0] == packed[0].start
+    assert all(o.start < p.start for o, p in zip(overlapped[1:], packed[1:]))
+    assert all(p.start - o.start <= 100 for o, p in zip(overlapped, packed))

@@ -15,13 +15,27 @@ questions (`HYBRID_SETTING`: its context indexed); the other setting is one more
 
 `check_goal` runs it all through `chunklab.evaluation.comparison.compare` and returns a `GoalCheck`;
 `goal_verdict` judges a `Comparison` measured elsewhere (notebook 16 measures every strategy anyway).
+
+**The goal on documents nobody tuned for** (`unseen_verdict`). A learner's question is whether the
+hybrid beats what they would use anyway on *their* documents. So the goal is also judged on the
+test questions of the documents no dev question touches
+(`chunklab.evaluation.transfer.unseen_documents`), at every retriever and budget, in two parts:
+
+(a) the hybrid is never measurably worse than any other chunking measured, the reference rows of
+    what practitioners use included (pass them to `check_goal` as `extra`, or measure them in the
+    `Comparison` you judge: this module cannot import `chunklab.integrations`);
+(b) it is measurably better than a `baseline` (LangChain's documented default) in at least `wins`
+    of the settings (4 of the 6 by default) and measurably worse in none.
+
+The result, `UnseenVerdict`, holds one row per setting with both paired comparisons and their
+McNemar p-values, and says whether each part is met.
 """
 
 from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from ..core import CHUNKERS, Chunker
 from ..formats.corpus import Split, list_documents, load_document
@@ -35,15 +49,18 @@ from .verdicts import leaderboard
 
 __all__ = [
     "GOAL_BUDGETS",
+    "GOAL_WINS",
     "HYBRID_LABEL",
     "HYBRID_SETTING",
     "GoalCheck",
+    "UnseenVerdict",
     "check_goal",
     "goal_chunkers",
     "goal_verdict",
     "mean_chunk_size",
     "size_matched",
     "size_matched_baselines",
+    "unseen_verdict",
 ]
 
 #: The budgets (characters sent per question) the goal is judged at.
@@ -52,6 +69,8 @@ GOAL_BUDGETS = (500, 1000, 2000)
 HYBRID_LABEL = "hybrid"
 #: The row the hybrid is judged by: its chunks indexed with their context (chosen on dev questions).
 HYBRID_SETTING = f"{HYBRID_LABEL} + context"
+#: Part (b) of the goal on unseen documents: settings of the six where the hybrid must beat the baseline.
+GOAL_WINS = 4
 
 
 def mean_chunk_size(chunker: Chunker, docs: Sequence[Document]) -> float:
@@ -100,15 +119,20 @@ def size_matched_baselines(mean: float, docs: Sequence[Document]) -> dict[str, C
 
 
 def goal_chunkers(hybrid: Chunker | None = None, docs: Sequence[Document] = (),
-                  strategies: Sequence[str] | None = None) -> dict[str, Chunker]:
+                  strategies: Sequence[str] | None = None, extra: Mapping[str, Chunker] | None = None) -> dict[str, Chunker]:
     """The chunkings the goal compares: `hybrid` (default ``HybridChunker()``) as `HYBRID_LABEL`,
-    every registered strategy at its defaults under its name (or those in `strategies`), and, when
-    `docs` are given, the `size_matched_baselines` of the hybrid's mean chunk size over them."""
+    every registered strategy at its defaults under its name (or those in `strategies`), when
+    `docs` are given the `size_matched_baselines` of the hybrid's mean chunk size over them, and
+    the `extra` chunkings by label (e.g. ``chunklab.integrations.references.reference_chunkers()``)."""
     hybrid = hybrid if hybrid is not None else HybridChunker()
     names = [n for n in CHUNKERS if n != HYBRID_LABEL and (strategies is None or n in strategies)]
     chunkers: dict[str, Chunker] = {HYBRID_LABEL: hybrid, **{n: CHUNKERS[n]() for n in names}}
     if docs:
         chunkers.update(size_matched_baselines(mean_chunk_size(hybrid, docs), docs))
+    clashes = set(extra or {}) & set(chunkers)
+    if clashes:
+        raise ValueError(f"extra chunkings may not reuse the goal's labels: {sorted(clashes)}")
+    chunkers.update(extra or {})
     return chunkers
 
 
@@ -166,13 +190,103 @@ def goal_verdict(result: Comparison, hybrid: str = HYBRID_SETTING, split: str | 
     return pd.DataFrame(rows)
 
 
-def _answered_by_question(result: Comparison, retriever: str, budget: int, split: str | None) -> Any:
-    """Questions × chunkings table of ``answered`` for one retriever and budget."""
+def _answered_by_question(result: Comparison, retriever: str, budget: int, split: str | None,
+                          docs: Collection[str] | None = None) -> Any:
+    """Questions × chunkings table of ``answered`` for one retriever and budget (and only the
+    questions about `docs`, when given)."""
     rows = result.rows
     chosen = (rows["retriever"] == retriever) & (rows["budget"] == budget)
     if split is not None:
         chosen &= rows["split"] == split
+    if docs is not None:
+        chosen &= rows["doc"].isin(list(docs))
     return rows[chosen].pivot(index="question", columns="chunker", values="answered")
+
+
+@dataclass(frozen=True)
+class UnseenVerdict:
+    """The goal judged on the unseen documents' questions (`unseen_verdict`).
+
+    `settings` has one row per retriever × budget: ``questions``; ``hybrid`` (its share answered);
+    part (a): ``best`` (the other chunking with the highest share), ``best_answered``,
+    ``vs_best`` (hybrid minus best), ``vs_best_low``/``vs_best_high`` (its 95 % bootstrap interval),
+    ``vs_best_p`` (McNemar's exact p), ``beaten_by`` (every chunking that measurably beats the
+    hybrid, best first, as ``"label (share)"``) and ``never_worse``; part (b): ``baseline_answered``,
+    ``vs_baseline``, ``vs_baseline_low``/``vs_baseline_high``, ``vs_baseline_p`` and
+    ``vs_baseline_verdict`` (``"better"``, ``"worse"`` or ``"no measurable difference"``).
+    `hybrid`, `baseline`, `docs` and `wins` say what was judged.
+    """
+
+    settings: Any
+    hybrid: str
+    baseline: str
+    docs: tuple[str, ...]
+    wins: int
+
+    @property
+    def never_worse_than_best(self) -> bool:
+        """Part (a): no chunking measurably beats the hybrid in any setting."""
+        return bool(self.settings["never_worse"].all())
+
+    @property
+    def baseline_wins(self) -> int:
+        """In how many settings the hybrid measurably beats the baseline."""
+        return int((self.settings["vs_baseline_verdict"] == "better").sum())
+
+    @property
+    def baseline_losses(self) -> int:
+        """In how many settings the baseline measurably beats the hybrid."""
+        return int((self.settings["vs_baseline_verdict"] == "worse").sum())
+
+    @property
+    def better_than_baseline(self) -> bool:
+        """Part (b): measurably better than the baseline in at least `wins` settings, worse in none."""
+        return self.baseline_wins >= self.wins and self.baseline_losses == 0
+
+    @property
+    def met(self) -> bool:
+        """Both parts of the goal."""
+        return self.never_worse_than_best and self.better_than_baseline
+
+
+def unseen_verdict(result: Comparison, baseline: str, docs: Sequence[str], hybrid: str = HYBRID_SETTING,
+                   split: str = "test", wins: int = GOAL_WINS) -> UnseenVerdict:
+    """The goal on documents nothing was tuned on: judge `hybrid` on the `split` questions about
+    `docs` (normally `chunklab.evaluation.transfer.unseen_documents` of `result`), at every
+    retriever and budget of `result`, against every other chunking measured (part a) and against
+    `baseline` (part b, at least `wins` settings). Paired comparisons on the same questions
+    (`chunklab.evaluation.paired.paired`: bootstrap interval and McNemar's exact test)."""
+    import pandas as pd
+
+    if not docs:
+        raise ValueError("unseen_verdict needs at least one document")
+    rows = []
+    for retriever in dict.fromkeys(result.rows["retriever"]):
+        for budget in sorted(set(result.rows["budget"])):
+            table = _answered_by_question(result, retriever, budget, split, docs)
+            for label in (hybrid, baseline):
+                if label not in table.columns:
+                    raise ValueError(f"no chunking labelled {label!r} was measured on these questions")
+            others = table.drop(columns=hybrid).mean().sort_values(ascending=False, kind="stable")
+            best = str(others.index[0])
+            versus_best = paired(table[hybrid], table[best], (hybrid, best))
+            beaten_by = [f"{label} ({share:.1%})" for label, share in others.items()
+                         if share > table[hybrid].mean()
+                         and paired(table[hybrid], table[label], (hybrid, label)).winner == label]
+            versus_baseline = paired(table[hybrid], table[baseline], (hybrid, baseline))
+            winner = versus_baseline.winner
+            rows.append({
+                "retriever": retriever, "budget": budget, "questions": len(table), "hybrid": versus_best.mean_a,
+                "best": best, "best_answered": versus_best.mean_b, "vs_best": versus_best.difference,
+                "vs_best_low": versus_best.low, "vs_best_high": versus_best.high, "vs_best_p": versus_best.p_value,
+                "beaten_by": ", ".join(beaten_by), "never_worse": not beaten_by,
+                "baseline_answered": versus_baseline.mean_b, "vs_baseline": versus_baseline.difference,
+                "vs_baseline_low": versus_baseline.low, "vs_baseline_high": versus_baseline.high,
+                "vs_baseline_p": versus_baseline.p_value,
+                "vs_baseline_verdict": "no measurable difference" if winner is None
+                else "better" if winner == hybrid else "worse",
+            })
+    return UnseenVerdict(pd.DataFrame(rows), hybrid, baseline, tuple(docs), wins)
 
 
 def check_goal(
@@ -183,19 +297,21 @@ def check_goal(
     docs: Sequence[Document | str] | None = None,
     questions: Sequence[Mapping[str, Any]] | None = None,
     strategies: Sequence[str] | None = None,
+    extra: Mapping[str, Chunker] | None = None,
     progress: bool = False,
 ) -> GoalCheck:
     """Measure the goal for `chunker` (default ``HybridChunker()``) on the `split` questions.
 
     `docs` default to the documents the split asks about, `questions` to the split's questions
-    about them. The chunkings are `goal_chunkers` (every registered strategy, or `strategies`, and
-    the size-matched baselines over `docs`), each measured without and with its context;
+    about them. The chunkings are `goal_chunkers` (every registered strategy, or `strategies`, the
+    size-matched baselines over `docs`, and the `extra` chunkings such as the reference rows), each
+    measured without and with its context;
     `retrievers` and `budgets` as for `compare`. Returns a `GoalCheck`.
     """
     documents = [
         load_document(d) if isinstance(d, str) else d for d in (docs if docs is not None else list_documents(split))
     ]
-    chunkers = goal_chunkers(chunker, documents, strategies)
+    chunkers = goal_chunkers(chunker, documents, strategies, extra)
     result = compare(chunkers, documents, questions, retrievers=retrievers, budget=list(budgets), split=split,
                      use_context="both", progress=progress)
     judged = None if split == "all" else split

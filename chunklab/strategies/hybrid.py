@@ -16,7 +16,10 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    One table of routes (`_ROUTES`) says, per route, how its source is found, cut and joined.
 3. **Size caps.** No chunk measures more than `chunk_size`; a piece smaller than `min_chunk_size` joins its
    neighbour (prose with prose of its section, table rows with rows of their table), and a heading
-   with nothing under it but subsections joins the piece that follows it.
+   with nothing under it but subsections joins the piece that follows it. With `chunk_overlap`, a
+   prose chunk also starts with the last whole sentences of the prose chunk before it in its
+   section (sentence-aligned overlap; prose is packed under ``chunk_size - chunk_overlap`` to
+   leave room for them).
 4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
    the chunk (``metadata["context"]``). The default, `ExtractiveContext`, is the document title, the
    breadcrumb, and a table's header or a code piece's enclosing definitions; a model can write a
@@ -139,7 +142,12 @@ class HybridChunker(UnitSized, Chunker):
        equal size: as few chunks as `chunk_size` allows, then the smallest limit that needs no more
        (`balanced_pack`). With ``prose="semantic"`` the sentences are embedded (`embedder`, default
        all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
-    3. **Size caps**: every chunk measures at most `chunk_size` (in `unit`). Two neighbouring pieces
+    3. **Size caps**: every chunk measures at most `chunk_size` (in `unit`). With `chunk_overlap`
+       (default 0: no overlap), prose is packed under ``chunk_size - chunk_overlap`` and each prose
+       (or list) chunk then starts earlier, at the earliest sentence of the prose chunk before it in
+       the same section such that what it repeats measures at most `chunk_overlap` and the chunk at
+       most `chunk_size` (no sentence is ever cut by the overlap; send such chunks with
+       `chunklab.evaluation.expand.new_text_only` so that a budget never pays for the repeat). Two neighbouring pieces
        of which one is smaller than `min_chunk_size` become one when the result fits: prose (or list)
        pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
        reach `min_chunk_size`; ``min_chunk_size=0`` gives one row per chunk). A piece that holds only headings
@@ -167,9 +175,9 @@ class HybridChunker(UnitSized, Chunker):
     """
 
     name = "hybrid"
-    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None)}
-    widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25)}
-    measured_in_unit = ("chunk_size", "min_chunk_size")
+    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None), "chunk_overlap": (0, None)}
+    widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25), "chunk_overlap": (0, 500, 25)}
+    measured_in_unit = ("chunk_size", "min_chunk_size", "chunk_overlap")
     active_when = {**UnitSized.active_when, "embedder": {"prose": ("semantic",)}}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
@@ -178,6 +186,7 @@ class HybridChunker(UnitSized, Chunker):
         *,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         min_chunk_size: int = 100,
+        chunk_overlap: int = 0,
         prose: ProsePacking = "sentences",
         sentence_splitter: SentenceMethod = "regex",
         format: DocumentFormat = "auto",
@@ -191,6 +200,7 @@ class HybridChunker(UnitSized, Chunker):
     ) -> None:
         self.chunk_size = chunk_size
         self.min_chunk_size = min_chunk_size
+        self.chunk_overlap = chunk_overlap
         self.prose = prose
         self.sentence_splitter = sentence_splitter
         self.format = format
@@ -202,6 +212,10 @@ class HybridChunker(UnitSized, Chunker):
         self.unit = unit
         self.tokenizer = tokenizer
         self.validate()
+
+    def check(self) -> None:
+        """The overlap must leave room for new text: ``chunk_overlap < chunk_size``."""
+        self.require_smaller("chunk_overlap", "chunk_size")
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -227,15 +241,18 @@ class HybridChunker(UnitSized, Chunker):
             if self.prose == "semantic"
             else {}
         )
+        prose_limit = self.chunk_size - self.chunk_overlap
         pieces = [
             piece
             for i, run in enumerate(analysis.runs)
-            for piece in _ROUTES[run.route].cut(text, run, self.chunk_size, measure, vectors.get(i))
+            for piece in _ROUTES[run.route].cut(text, run, prose_limit if run.units else self.chunk_size, measure,
+                                                vectors.get(i))
         ]
         pieces = _merge(text, pieces, self.min_chunk_size, self.chunk_size, measure)
+        starts = _overlap_starts(text, pieces, analysis.runs, self.chunk_overlap, self.chunk_size, measure)
         title = analysis.title if self.title is None else self.title
-        for piece in pieces:
-            yield piece.start, piece.end, self._metadata(text, analysis, piece, title)
+        for piece, start in zip(pieces, starts):
+            yield start, piece.end, self._metadata(text, analysis, piece, title)
 
     def _metadata(self, text: str, analysis: _Analysis, piece: _Piece, title: str) -> dict[str, Any]:
         first, last = piece.section, max(piece.section, piece.last_section)
@@ -254,6 +271,31 @@ class HybridChunker(UnitSized, Chunker):
             metadata.update(page=pages[0], pages=pages)
         metadata.update(piece.metadata)
         return metadata
+
+
+def _overlap_starts(text: str, pieces: Sequence[_Piece], runs: Sequence[_Run], overlap: int, limit: int,
+                    measure: Callable[[str], int]) -> list[int]:
+    """Where each piece starts once the sentence-aligned overlap is added: a prose piece whose
+    predecessor is prose of the same section moves back to the earliest sentence start inside that
+    predecessor from which the repeated text measures at most `overlap` and the piece at most
+    `limit`; every other piece keeps its start."""
+    starts = [piece.start for piece in pieces]
+    if overlap <= 0:
+        return starts
+    units = sorted(s for run in runs for s, _ in run.units)
+    for i in range(1, len(pieces)):
+        before, piece = pieces[i - 1], pieces[i]
+        if before.route not in _PROSE or piece.route not in _PROSE:
+            continue
+        if max(before.section, before.last_section) != piece.section:
+            continue
+        for j in range(bisect.bisect_left(units, piece.start) - 1, -1, -1):
+            candidate = units[j]
+            if candidate <= before.start or measure(text[candidate : piece.start]) > overlap \
+                    or measure(text[candidate : piece.end]) > limit:
+                break
+            starts[i] = candidate
+    return starts
 
 
 def balanced_pack(

@@ -23,6 +23,9 @@ WORDS = (
     ("golden characters sent", "covered"),
     ("characters sent", "paid"),
     ("golden characters", "gold"),
+    # notebook 00's short names: "covered", "sent" and "golden", defined above its table
+    ("golden", "gold"),
+    ("sent", "paid"),
     ("÷", "/"),
     ("−", "-"),
 )

@@ -1,6 +1,6 @@
 """The course's goal, measured honestly: is the hybrid chunker the strategy to recommend?
 
-The claim (issues 18 and 20): **at every budget of text sent and with every retriever, on questions
+The first claim, on all the test questions: **at every budget of text sent and with every retriever, on questions
 nothing was tuned on, the hybrid chunker's default is the best strategy or tied with the best.**
 "Tied" is `chunklab.evaluation.verdicts.leaderboard`'s mark: the paired comparison with the best
 (bootstrap interval and McNemar's exact test, `chunklab.evaluation.paired`) finds no measurable

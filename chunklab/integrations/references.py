@@ -5,7 +5,7 @@
 
 * ``"LangChain RecursiveCharacterTextSplitter 1000/200"`` (`LANGCHAIN_DEFAULT`): 1,000 characters,
   200 overlap, the configuration LangChain's RAG tutorial uses (the class's own default in
-  langchain-text-splitters 1.1.3 is 4,000/200; issue 28 calls 1,000/200 "its documented defaults");
+  langchain-text-splitters 1.1.3 is 4,000/200; the tutorial's 1,000/200 is what most learners copy);
 * ``"LangChain RecursiveCharacterTextSplitter 200 tokens"``: 200 cl100k tokens, no overlap, the
   configuration Chroma's technical report on chunking found strongest;
 * ``"LangChain TokenTextSplitter 250/125 tokens"``: windows of 250 cl100k tokens moving by 125;

@@ -104,22 +104,22 @@ def kept_headings(text: str, headings: list[tuple[int, str]]) -> int:
         match = _HEADING_LINE.match(line)
         if match:
             lines[(len(match.group(1)), _normal(match.group(2).replace("`", "")))] += 1
-    kept = 0
-    for heading in headings:
-        if lines[heading] > 0:
-            lines[heading] -= 1
-            kept += 1
-    return kept
+    return _matched(lines, headings)
 
 
 def kept_pres(text: str, pres: list[str]) -> int:
     """How many of `pres` are, line for line, the content of a fenced code block of the text."""
     fences = Counter("\n".join(line.rstrip() for line in token.content.rstrip().split("\n"))
                      for token in _MD.parse(text) if token.type in ("fence", "code_block"))
+    return _matched(fences, pres)
+
+
+def _matched(found: Counter, wanted: list) -> int:
+    """How many of `wanted` are in `found`, each found item used once (`found` is consumed)."""
     kept = 0
-    for pre in pres:
-        if fences[pre] > 0:
-            fences[pre] -= 1
+    for item in wanted:
+        if found[item] > 0:
+            found[item] -= 1
             kept += 1
     return kept
 

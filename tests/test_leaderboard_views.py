@@ -49,7 +49,7 @@ def yes(n, k):
     return [1.0] * k + [0.0] * (n - k)
 
 
-# On test: "good" 30/40, "close" 29/40 (tied), "bad" 10/40 (worse). On dev the order flips: "bad" is best.
+# On test: "good" 30/40, "close" 29/40 (no measurable difference), "bad" 10/40 (worse). On dev the order flips: "bad" is best.
 RESULT = build({
     "good": {"test": yes(40, 30), "dev": yes(30, 5)},
     "close": {"test": yes(40, 29), "dev": yes(30, 6)},
@@ -60,7 +60,7 @@ RESULT = build({
 def test_leaderboard_beside_ranks_on_test_and_shows_dev_alongside():
     board = leaderboard_beside(RESULT, "bm25", 1000)
     assert list(board["chunker"]) == ["good", "close", "bad"]
-    assert list(board["mark"]) == ["best", "tied", ""]
+    assert list(board["mark"]) == ["best", "no measurable difference", ""]
     assert list(board["answered (dev)"]) == pytest.approx([5 / 30, 6 / 30, 25 / 30])
     assert list(board["rank (dev)"]) == [3, 2, 1]
     assert list(board["mark (dev)"]) == ["", "", "best"]
@@ -85,19 +85,19 @@ def rows_of(html):
 
 def test_render_leaderboard_marks_the_best_and_the_ties_and_says_what_it_shows():
     html = render_leaderboard(RESULT, "bm25", 1000)
-    assert 'class="chunklab-leaderboard"' in html and 'data-best="good"' in html and 'data-tied="1"' in html
+    assert 'class="chunklab-leaderboard"' in html and 'data-best="good"' in html and 'data-undecided="1"' in html
     assert 'data-retriever="bm25"' in html and 'data-budget="1000"' in html and 'data-split="test"' in html
     assert "chunklab-view" not in html  # not an explorer of chunks: the browser test must not drive it
     rows = rows_of(html)
     assert [r[1] for r in rows] == ["good", "close", "bad"]
     assert rows[0][2] == "75.0 %" and rows[0][4] == "★ best" and rows[0][3] == ""
-    assert rows[1][4] == "= tied" and rows[2][4] == ""
+    assert rows[1][4] == "○ no measurable difference" and rows[2][4] == ""
     # close is one question worse out of 40: -2.5 points
     assert rows[1][3] == "−2.5 points (95% interval −7.5 to 0.0; McNemar p = 1.000)"
     assert rows[2][3].startswith("−50.0 points (95% interval ")
     # dev beside: rate, rank, mark
     assert rows[2][-3:] == ["83.3 %", "1", "★ best"]
-    assert re.search(r'<tr class="lb-best">', html) and re.search(r'<tr class="lb-tied">', html)
+    assert re.search(r'<tr class="lb-best">', html) and re.search(r'<tr class="lb-undecided">', html)
     assert "1,000 characters sent per question, 40 test questions" in html
 
 

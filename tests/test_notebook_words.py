@@ -1,5 +1,6 @@
-"""A learner reads the notebooks as the course they are, not as the history of how they were made: no
-markdown cell or code comment speaks of the project's issues or of earlier versions of the course."""
+"""Words a learner reads in the notebooks (markdown cells, code comments). They speak of the course as it
+is, not of the project's issues or earlier versions; and a verdict says what the paired test says: "no
+measurable difference", never a tie or "as many as"."""
 
 from __future__ import annotations
 
@@ -47,3 +48,25 @@ def test_the_pattern_catches_what_it_is_for() -> None:
         assert HISTORY.search(phrase), phrase
     for phrase in ("an issue with overlap", "a random seed of 4", "no longer fits", "LangChain's #21475"):
         assert not HISTORY.search(phrase), phrase
+
+
+#: Words that turn "no measurable difference" into equality: a tie, "as many as", "about the same as".
+EQUALITY = re.compile(
+    r"\bti(?:e|es|ed|ing)\b|\bas many (?:questions |answers )?as (?!fit)|\babout the same (?:as|share|number|score)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_verdicts_say_what_the_paired_test_says(path: Path) -> None:
+    found = [(i, m.group()) for i, text in learner_text(path) for m in EQUALITY.finditer(text)]
+    assert not found, f"cells that word a verdict as equality (say 'no measurable difference'): {found}"
+
+
+def test_the_equality_pattern_catches_what_it_is_for() -> None:
+    for phrase in ("the two are tied", "a tie with paragraph", "answers as many questions as fixed windows",
+                   "about the same share", "= tied"):
+        assert EQUALITY.search(phrase), phrase
+    for phrase in ("as many as fit in `chunk_overlap`", "sentences about the same entities", "no measurable difference",
+                   "a time budget", "entities", "tidied"):
+        assert not EQUALITY.search(phrase), phrase

@@ -126,7 +126,7 @@ def test_leaderboard_marks_the_best_and_the_ties():
     })
     board = leaderboard(result, "bm25", 500)
     assert list(board["chunker"]) == ["good", "close", "bad"] and list(board.index) == [1, 2, 3]
-    assert list(board["mark"]) == ["best", "tied", ""]
+    assert list(board["mark"]) == ["best", "no measurable difference", ""]
     assert board.loc[2, "difference"] == pytest.approx(-1 / 40)
     assert board.loc[3, "difference"] == pytest.approx(-20 / 40) and board.loc[3, "high"] < 0
     assert board.loc[3, "p_value"] == mcnemar_exact(20, 0)
@@ -208,12 +208,12 @@ def test_p_text_never_rounds_across_the_line():
     assert str(paired([1.0] * 5 + [0.0], [0.0] * 6)).count("McNemar p = 0.062 (5 vs 0)") == 1
 
 
-def test_an_interval_that_excludes_zero_is_tied_when_mcnemar_disagrees_and_says_why():
+def test_an_interval_that_excludes_zero_shows_no_measurable_difference_when_mcnemar_disagrees_and_says_why():
     # five questions only the best answers: the percentile interval excludes zero, McNemar's p = 0.0625
     result = comparison({"best": {"fact": answered(40, 30)}, "five": {"fact": answered(40, 25)},
                          "six": {"fact": answered(40, 24)}})
     board = leaderboard(result, "bm25", 500).set_index("chunker")
-    assert board.loc["five", "high"] < 0 and board.loc["five", "mark"] == "tied"
+    assert board.loc["five", "high"] < 0 and board.loc["five", "mark"] == "no measurable difference"
     assert board.loc["five", "versus best"].endswith("; McNemar p = 0.062)")
     assert board.loc["five", "versus best"].startswith("−12.5 points (95% interval −")
     assert board.loc["six", "mark"] == "" and "McNemar p = 0.031" in board.loc["six", "versus best"]
@@ -231,12 +231,12 @@ def test_every_chunking_with_the_best_mean_is_a_best_whatever_the_order():
     result = comparison({"first": {"fact": first}, "second": {"fact": second}, "low": {"fact": answered(40, 10)},
                          "near": {"fact": answered(40, 28)}})
     board = leaderboard(result, "bm25", 500)
-    assert list(board["mark"]) == ["best", "best", "tied", ""]
+    assert list(board["mark"]) == ["best", "best", "no measurable difference", ""]
     assert set(board["chunker"][:2]) == {"first", "second"} and board.loc[2, "versus best"] == ""
     text = guidance(result, budget=500)
     line = next(line for line in text.splitlines() if line.startswith("- **With bm25**"))
     assert "2 share the best mean (75%): **first**, **second**" in line
-    # "near" is tied with "first" (2 questions) but measurably worse than "second" (8 vs 0): worse
+    # "near" has no measurable difference from "first" (2 questions) but measurably worse than "second" (8 vs 0): worse
     near = comparison({"first": {"fact": first}, "second": {"fact": second},
                        "near": {"fact": [1.0] * 2 + [0.0] * 2 + [1.0] * 20 + [0.0] * 16}})
     assert leaderboard(near, "bm25", 500).set_index("chunker").loc["near", "mark"] == ""

@@ -3,7 +3,7 @@
 Two chunkers can be different classes and still give the same chunks on every document (a JSON
 chunker on a corpus with no JSON falls back to the recursive cascade, a code chunker on documents
 with no code does the same). Measured separately, they are the same chunking counted twice: they
-inflate the number of chunkings "tied with the best" and can turn up as advice ("minutes: code")
+inflate the number of chunkings with "no measurable difference from the best" and can turn up as advice ("minutes: code")
 for a strategy that did nothing of its own.
 
 `collapse_identical` keeps the first of each group of identical chunkings in a

@@ -1,10 +1,10 @@
 """The course's goal, measured honestly: is the hybrid chunker the strategy to recommend?
 
 The first claim, on all the test questions: **at every budget of text sent and with every retriever, on questions
-nothing was tuned on, the hybrid chunker's default is the best strategy or tied with the best.**
-"Tied" is `chunklab.evaluation.verdicts.leaderboard`'s mark: the paired comparison with the best
-(bootstrap interval and McNemar's exact test, `chunklab.evaluation.paired`) finds no measurable
-difference.
+nothing was tuned on, the hybrid chunker's default is the best strategy or has no measurable difference from the best.**
+That is `chunklab.evaluation.verdicts.leaderboard`'s mark ``"no measurable difference"``: the paired
+comparison with the best (bootstrap interval and McNemar's exact test, `chunklab.evaluation.paired`)
+cannot tell the two apart, which is not the same as equal.
 
 The hybrid meets every registered strategy at its defaults, each measured without and (where its
 chunks carry one) with its context indexed, and four baselines **of the hybrid's own mean chunk
@@ -45,7 +45,7 @@ from .budget import Comparison
 from .comparison import compare
 from .paired import paired
 from .retrieval import Retriever
-from .verdicts import leaderboard
+from .verdicts import NO_DIFFERENCE, leaderboard
 
 __all__ = [
     "GOAL_BUDGETS",
@@ -147,7 +147,7 @@ class GoalCheck:
 
     @property
     def met(self) -> bool:
-        """Is the hybrid best or tied with the best at every budget and with every retriever?"""
+        """Is the hybrid best, or not measurably worse than the best, at every budget and retriever?"""
         return bool(self.verdict["met"].all())
 
     def leaderboard(self, retriever: str, budget: int) -> Any:
@@ -159,10 +159,10 @@ def goal_verdict(result: Comparison, hybrid: str = HYBRID_SETTING, split: str | 
     """The goal judged at every retriever and budget of `result`: one row each.
 
     Columns: ``retriever``, ``budget``, ``hybrid`` (its mean share answered), ``rank`` (its place in
-    the `leaderboard`), ``mark`` (``"best"``, ``"tied"`` or ``""``), ``best`` and ``best_answered``
+    the `leaderboard`), ``mark`` (``"best"``, ``"no measurable difference"`` or ``""``), ``best`` and ``best_answered``
     (the leader), ``beaten_by`` (every chunking that measurably beats the hybrid in a paired
     comparison of the two alone, best first, as ``"label (share)"``; empty when none) and ``met``
-    (the mark is best or tied). `hybrid` is the label of the hybrid's row; `split` keeps one
+    (the mark is not ``""``). `hybrid` is the label of the hybrid's row; `split` keeps one
     question split.
     """
     import pandas as pd
@@ -185,7 +185,7 @@ def goal_verdict(result: Comparison, hybrid: str = HYBRID_SETTING, split: str | 
                 "retriever": retriever, "budget": budget, "hybrid": mine["answered"], "rank": int(place),
                 "of": len(board), "mark": mine["mark"], "best": board.iloc[0]["chunker"],
                 "best_answered": board.iloc[0]["answered"], "beaten_by": ", ".join(beaten_by),
-                "met": mine["mark"] in ("best", "tied"),
+                "met": mine["mark"] in ("best", NO_DIFFERENCE),
             })
     return pd.DataFrame(rows)
 

@@ -22,7 +22,7 @@ reads as touching it and one that touches zero never reads as excluding it (`int
 `p_text` never rounds a p-value across the 0.05 line.
 
 Everything is seeded: the same questions give the same resamples, so `leaderboard` and `guidance`
-(`chunklab.evaluation.verdicts`) mark exactly the ties that `paired` would report one by one.
+(`chunklab.evaluation.verdicts`) mark "no measurable difference" exactly where `paired` would report it one by one.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ returns with ``budget=...``:
 * `leaderboard`: one row per chunking for one retriever and one budget, best first, the best
   marked ``"best"`` (every chunking with the highest mean, when several share it: a tie at the top
   is never broken by table order) and every chunking not measurably worse than it
-  (`chunklab.evaluation.paired`) marked ``"tied"``, with the difference, its interval and, for a
+  (`chunklab.evaluation.paired`) marked ``"no measurable difference"``, with the difference, its interval and, for a
   yes/no metric, McNemar's exact p as text that never reads as more than the test says;
 * `curve`: a metric against the budget, one column per chunking (ready for ``.plot()``);
 * `versus`: chosen pairs of chunkings compared at every budget (a variant against its base);
@@ -15,7 +15,8 @@ returns with ``budget=...``:
 
 Each chunking is compared with the best one alone, without a correction for the number of
 comparisons; and the best is the one with the highest mean on these very questions, which flatters
-it a little. "Tied" is therefore the honest reading of a small difference, not proof of equality.
+it a little. "No measurable difference" is therefore the honest reading of a small difference, not
+proof of equality.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from typing import Any, Sequence
 from .budget import Comparison
 from .paired import Paired, interval_text, p_text, paired, signed
 
-__all__ = ["budget_guidance", "curve", "leaderboard", "named", "versus", "versus_text"]
+__all__ = ["NO_DIFFERENCE", "budget_guidance", "curve", "leaderboard", "named", "versus", "versus_text"]
+
+#: The `leaderboard` mark of a chunking that the paired test cannot tell from the best (not equality).
+NO_DIFFERENCE = "no measurable difference"
 
 _MEANS = ("answered", "recall", "precision", "iou", "sent")
 #: Metrics that are shares of questions or characters: their differences are shown in percentage points.
@@ -66,7 +70,8 @@ def _ranked(table: Any, confidence: float, resamples: int, seed: int) -> list[tu
 
     The leaders are every chunking with the highest mean. Another chunking is compared with each
     leader, and the comparison kept is one in which a leader measurably beats it if there is one
-    (else the one with the first leader): it is "tied" only if no leader beats it.
+    (else the one with the first leader): it has no measurable difference from the best only if no
+    leader beats it.
     """
     means = table.mean().sort_values(ascending=False, kind="stable")
     leaders = [label for label in means.index if means.iloc[0] - means[label] < _SAME_MEAN]
@@ -81,10 +86,10 @@ def _ranked(table: Any, confidence: float, resamples: int, seed: int) -> list[tu
 
 def _mark(comparison: Paired | None) -> str:
     """``"best"`` for a best (the first, or one with the same mean), ``""`` when the best measurably
-    beats it, else ``"tied"``."""
+    beats it, else ``"no measurable difference"``."""
     if comparison is None or abs(comparison.difference) < _SAME_MEAN:
         return "best"
-    return "" if comparison.winner == comparison.a else "tied"
+    return "" if comparison.winner == comparison.a else NO_DIFFERENCE
 
 
 def versus_text(comparison: Paired | None, metric: str = "answered") -> str:
@@ -136,7 +141,7 @@ def leaderboard(
     (`chunklab.evaluation.paired.paired`): ``difference`` (this chunking minus the best), its
     interval ``low`` … ``high``, ``p_value`` (McNemar's exact test for a yes/no metric, else empty),
     ``versus best`` (the same as text, `versus_text`: rounded so that it never reads as more than the
-    test says) and ``mark``: ``"best"`` (every chunking with the highest mean), ``"tied"`` (not
+    test says) and ``mark``: ``"best"`` (every chunking with the highest mean), ``"no measurable difference"`` (not
     measurably worse than the best) or ``""`` (measurably worse). `split` keeps one question split
     (``"dev"``, ``"test"``; None: all rows). The index is the rank, from 1.
     """
@@ -221,18 +226,18 @@ def versus(
     return pd.DataFrame(records)
 
 
-#: `budget_guidance` names the chunkings tied with the best when there are at most this many, and
+#: `budget_guidance` names the chunkings with no measurable difference from the best when there are at most this many, and
 #: otherwise counts them and names the first and the last, as it does for the measurably worse.
-_NAMED_TIES = 5
+_NAMED_UNDECIDED = 5
 
 
 def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool, aliases: dict[str, str]) -> str:
-    """One sentence: the best (every one, when several share the highest mean), the chunkings tied
-    with it, the ones measurably worse."""
+    """One sentence: the best (every one, when several share the highest mean), the chunkings with
+    no measurable difference from it, the ones measurably worse."""
     fmt = (lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:.3f}")
     leaders = [named(label, aliases) for label, _, c in ranked if _mark(c) == "best"]
     best_mean = ranked[0][1]
-    tied = [(named(label, aliases), mean) for label, mean, c in ranked if _mark(c) == "tied"]
+    undecided = [(named(label, aliases), mean) for label, mean, c in ranked if _mark(c) == NO_DIFFERENCE]
     worse = [(named(label, aliases), mean) for label, mean, c in ranked if _mark(c) == ""]
     if not worse:
         low = min(mean for _, mean, _ in ranked)
@@ -243,11 +248,11 @@ def _statement(ranked: list[tuple[str, float, Paired | None]], percent: bool, al
     else:
         text = (f"{len(leaders)} share the best mean ({fmt(best_mean)}): "
                 + ", ".join(f"**{label}**" for label in leaders))
-    if len(tied) > _NAMED_TIES:
-        text += (f"; no measurable difference from the best: {len(tied)} others, from {tied[0][0]} "
-                 f"({fmt(tied[0][1])}) down to {tied[-1][0]} ({fmt(tied[-1][1])})")
-    elif tied:
-        text += "; no measurable difference from the best: " + ", ".join(f"{label} ({fmt(m)})" for label, m in tied)
+    if len(undecided) > _NAMED_UNDECIDED:
+        text += (f"; no measurable difference from the best: {len(undecided)} others, from {undecided[0][0]} "
+                 f"({fmt(undecided[0][1])}) down to {undecided[-1][0]} ({fmt(undecided[-1][1])})")
+    elif undecided:
+        text += "; no measurable difference from the best: " + ", ".join(f"{label} ({fmt(m)})" for label, m in undecided)
     else:
         text += ", measurably better than every other chunking"
     if len(worse) == 1:
@@ -270,7 +275,7 @@ def budget_guidance(
 
     For each retriever (or `retriever` alone) at `budget` (required when the comparison has several),
     on all questions, then per document kind and per question kind: the chunking with the best mean
-    `metric`, the ones with no measurable difference from it (`leaderboard`'s ``"tied"``), and how
+    `metric`, the ones with no measurable difference from it (`leaderboard`'s ``"no measurable difference"``), and how
     many are measurably worse; or "no measurable difference" when none is. `split` keeps one
     question split.
     """
@@ -287,8 +292,9 @@ def budget_guidance(
     lines = [
         f"*{metric} at {budget:,} {result.unit_label()} sent per question{where}; the best has the highest mean, "
         f"and a chunking is worse only when the paired {confidence:.0%} interval (and, for a yes/no metric, "
-        f"McNemar's exact test) says so. A tie depends on how often two chunkings disagree, not on their means "
-        f"alone, so a lower mean can be tied with the best where a higher one is not.*",
+        f"McNemar's exact test) says so. The verdict depends on how often two chunkings disagree, not on their "
+        f"means alone, so a lower mean can show no measurable difference from the best where a higher one is "
+        f"measurably worse.*",
         "",
     ]
     for name, by_retriever in rows.groupby("retriever", sort=False):

@@ -357,12 +357,14 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
 def _verdict(board: Any) -> str:
     """The paired verdict of a `chunklab.evaluation.verdicts.leaderboard` in words: the best, the
     chunkings with no measurable difference from it, and how many are measurably worse."""
+    from ..evaluation.verdicts import NO_DIFFERENCE
+
     best = board.loc[board["mark"] == "best", "chunker"].tolist()
-    tied = board.loc[board["mark"] == "tied", "chunker"].tolist()
+    undecided = board.loc[board["mark"] == NO_DIFFERENCE, "chunker"].tolist()
     worse = int((board["mark"] == "").sum())
     words = f"best {', '.join(best)}"
-    if tied:
-        words += f"; no measurable difference from it: {', '.join(tied)}"
+    if undecided:
+        words += f"; no measurable difference from it: {', '.join(undecided)}"
     return words + f"; measurably worse: {worse}"
 
 

@@ -6,9 +6,10 @@ returns, and every mark comes from `chunklab.evaluation.verdicts.leaderboard` (p
 * `leaderboard_beside`: one row per chunking for one retriever and budget, ranked on one question
   split (``"test"``), with another split's numbers beside it (``"dev"``, the questions the defaults
   were tuned on);
-* `render_leaderboard`: that table as HTML, best and tied rows marked, reference rows (what
-  practitioners use, `chunklab.integrations.references`) flagged "↳ reference", a chunking's
-  aliases named beside it (a pure function: the dropdowns only call it, so a test can call it too);
+* `render_leaderboard`: that table as HTML, the best rows and those with no measurable difference
+  from them marked, reference rows (what practitioners use, `chunklab.integrations.references`)
+  flagged "↳ reference", a chunking's aliases named beside it (a pure function: the dropdowns only
+  call it, so a test can call it too);
 * `leaderboard_explorer`: a retriever and a budget dropdown above the rendered table;
 * `curve_plot`: a metric against the text sent, one line per chunking and one panel per retriever,
   with the front (the best mean at each budget) drawn under the lines and reference rows dotted.
@@ -23,7 +24,7 @@ import html
 from typing import Any, Collection, Sequence
 
 from ..evaluation.budget import Comparison
-from ..evaluation.verdicts import curve, leaderboard, named
+from ..evaluation.verdicts import NO_DIFFERENCE, curve, leaderboard, named
 from .static import with_static_view
 
 __all__ = ["FRONT_COLOURS", "curve_plot", "leaderboard_beside", "leaderboard_explorer", "render_leaderboard"]
@@ -33,7 +34,9 @@ __all__ = ["FRONT_COLOURS", "curve_plot", "leaderboard_beside", "leaderboard_exp
 FRONT_COLOURS = ("#4477AA", "#EE6677", "#228833", "#CCBB44", "#66CCEE", "#AA3377")
 _OTHER_COLOUR = "#BBBBBB"
 
-_MARKS = {"best": "★ best", "tied": "= tied", "": ""}
+_MARKS = {"best": "★ best", NO_DIFFERENCE: "○ no measurable difference", "": ""}
+#: The row class of each mark (shading).
+_ROW_CLASSES = {"best": "lb-best", NO_DIFFERENCE: "lb-undecided", "": ""}
 _REFERENCE = ' <span class="lb-ref">↳ reference</span>'
 
 _STYLE = """<style>
@@ -46,7 +49,7 @@ white-space:nowrap}
 .chunklab-leaderboard td.lb-name{text-align:left;font-family:var(--jp-code-font-family,monospace)}
 .chunklab-leaderboard th.lb-beside,.chunklab-leaderboard td.lb-beside{color:#555;background:#f6f6f6}
 .chunklab-leaderboard tr.lb-best td{background:#cfe8cf;font-weight:600}
-.chunklab-leaderboard tr.lb-tied td{background:#eaf5ea}
+.chunklab-leaderboard tr.lb-undecided td{background:#eaf5ea}
 .chunklab-leaderboard .lb-ref{font-style:italic;color:#7a4b00}
 .chunklab-leaderboard .lb-note{font-size:11px;color:#666;margin-top:4px}
 </style>"""
@@ -94,10 +97,12 @@ def render_leaderboard(
     Columns: rank, chunking (with its aliases, ``(= json, code)``, and "↳ reference" for a label
     in `references`), `metric` on `split`, its difference from the best with the paired 95 %
     interval and McNemar's p (the leaderboard's ``versus best``), the mark (★ best: every chunking
-    with the highest mean; = tied: not measurably worse than the best), character recall and IoU,
-    then `metric`, rank and mark on `beside`. The best rows and the tied rows are shaded. The outer
+    with the highest mean; ○ no measurable difference: not measurably worse than the best), character
+    recall and IoU, then `metric`, rank and mark on `beside`. The best rows and the rows with no
+    measurable difference from the best are shaded. The outer
     ``div.chunklab-leaderboard`` carries ``data-retriever``, ``data-budget``, ``data-split``,
-    ``data-best`` (the best labels, joined by " | ") and ``data-tied`` (how many rows are tied).
+    ``data-best`` (the best labels, joined by " | ") and ``data-undecided`` (how many rows have no
+    measurable difference from the best).
     """
     board = leaderboard_beside(result, retriever, budget, split, beside, metric)
     questions = int(board["questions"].iloc[0])
@@ -120,21 +125,21 @@ def render_leaderboard(
             shown = [_percent(row[f"{metric} ({beside})"]), str(int(row[f"rank ({beside})"])),
                      _MARKS[row[f"mark ({beside})"]]] if known else ["", "", ""]
             tds += "".join(f'<td class="lb-beside">{html.escape(v)}</td>' for v in shown)
-        css = f' class="lb-{row["mark"]}"' if row["mark"] else ""
+        css = f' class="{_ROW_CLASSES[row["mark"]]}"' if row["mark"] else ""
         rows.append(f"<tr{css}>{tds}</tr>")
     best = list(board.loc[board["mark"] == "best", "chunker"])
-    tied, others = int((board["mark"] == "tied").sum()), len(board) - len(best)
+    undecided, others = int((board["mark"] == NO_DIFFERENCE).sum()), len(board) - len(best)
     parts = [f"{len(best)} chunkings share the best mean"] if len(best) > 1 else []
     if others:
-        parts.append(f"{tied} of {others} other {'chunking' if others == 1 else 'chunkings'} not measurably worse "
+        parts.append(f"{undecided} of {others} other {'chunking' if others == 1 else 'chunkings'} not measurably worse "
                      "than the best")
     caption = (
         f"<b>{html.escape(retriever)}</b>, {budget:,} {html.escape(result.unit_label())} sent per question, "
         f"{questions} {html.escape(split)} questions, ranked by {html.escape(metric)}: {'; '.join(parts)}."
     )
     note = (
-        "★ best: the highest mean on these questions (every chunking that has it). = tied: not measurably worse "
-        "than the best (the paired 95 % interval of the difference includes zero, or McNemar's exact test gives "
+        "★ best: the highest mean on these questions (every chunking that has it). ○ no measurable difference: not "
+        "measurably worse than the best (the paired 95 % interval of the difference includes zero, or McNemar's exact test gives "
         "p ≥ 0.05); a lower mean is not proof of a worse chunking."
         + (" ↳ reference: what practitioners use (LangChain, LlamaIndex), not a chunklab strategy." if references
            else "")
@@ -142,7 +147,7 @@ def render_leaderboard(
            else "")
     )
     attrs = (f'data-retriever="{html.escape(retriever)}" data-budget="{budget}" data-split="{html.escape(split)}" '
-             f'data-best="{html.escape(" | ".join(best))}" data-tied="{tied}"')
+             f'data-best="{html.escape(" | ".join(best))}" data-undecided="{undecided}"')
     return (f'{_STYLE}<div class="chunklab-leaderboard" {attrs}><div class="lb-caption">{caption}</div>'
             f'<table>{"".join(rows)}</table><div class="lb-note">{note}</div></div>')
 

@@ -66,14 +66,16 @@ def test_minilm_rejects_a_bare_string(minilm):
 
 def test_persist_round_trip(tmp_path):
     path = tmp_path / "cache" / "minilm.npz"
-    first = MiniLMEmbedder().persist(path)
+    first = MiniLMEmbedder(use_shipped=False).persist(path)
     vectors = first(TEXTS)
+    first.flush()
     assert path.is_file()
-    second = MiniLMEmbedder().persist(path)
+    second = MiniLMEmbedder(use_shipped=False).persist(path)
     again = second(TEXTS)
     assert (second.misses, second.hits) == (0, 4)
     np.testing.assert_array_equal(again, vectors)
-    other = MiniLMEmbedder(max_tokens=16).persist(path)  # different settings: the file is not used
+    with pytest.warns(UserWarning, match="other settings"):
+        other = MiniLMEmbedder(max_tokens=16).persist(path)  # different settings: the file is not used
     other(TEXTS[:1])
     assert other.misses == 1
 
@@ -191,14 +193,85 @@ def test_late_chunking_retriever_through_compare():
     assert table["recall@k"].between(0, 1).all() and table["questions"].eq(24).all()
 
 
-def test_persist_writes_when_the_cache_doubles_and_on_flush(tmp_path):
+def test_persist_writes_once_the_new_vectors_outnumber_the_file_and_on_flush(tmp_path):
     path = tmp_path / "minilm.npz"
-    embedder = MiniLMEmbedder().persist(path)
-    embedder(TEXTS)  # an empty file doubles at once
-    written = path.stat().st_mtime_ns
-    embedder(["one more sentence that was not there before"])  # 5 < 2 * 4: not yet written
-    assert path.stat().st_mtime_ns == written
+    embedder = MiniLMEmbedder(use_shipped=False).persist(path)
+    embedder(TEXTS)  # 4 new vectors: fewer than the 256 a write waits for
+    assert not path.exists()
     embedder.flush()
-    reloaded = MiniLMEmbedder().persist(path)
-    reloaded(["one more sentence that was not there before"])
+    written = path.stat().st_mtime_ns
+    embedder.flush()  # nothing new: the file is not rewritten
+    assert path.stat().st_mtime_ns == written
+    embedder([f"sentence number {i} about nothing in particular" for i in range(256)])  # 256 >= max(4, 256)
+    assert path.stat().st_mtime_ns != written
+    reloaded = MiniLMEmbedder(use_shipped=False).persist(path)
+    reloaded(["sentence number 7 about nothing in particular", *TEXTS])
     assert reloaded.misses == 0
+
+
+_WRITER = """
+import pathlib, sys, time
+from chunklab.models.embed import MiniLMEmbedder
+path, me, other = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+embedder = MiniLMEmbedder(use_shipped=False).persist(path)
+(path.parent / f"ready-{me}").touch()
+deadline = time.time() + 60
+while not (path.parent / f"ready-{other}").exists() and time.time() < deadline:
+    time.sleep(0.01)
+embedder([f"text {i} written by process {me}" for i in range(300)])
+"""
+
+
+def test_two_processes_writing_one_cache_file_lose_no_vector(tmp_path):
+    """Both processes read the (empty) file before either writes; each then embeds 300 texts of its
+    own. A writer that replaced the file with only its own vectors would leave 300 of the 600."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "minilm.npz"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(path), me, other], env=env)
+               for me, other in (("a", "b"), ("b", "a"))]
+    assert [w.wait(timeout=300) for w in writers] == [0, 0]
+    reader = MiniLMEmbedder(use_shipped=False).persist(path)
+    reader([f"text {i} written by process {me}" for me in "ab" for i in range(300)])
+    assert (reader.misses, reader.hits) == (0, 600)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not an npz", "other settings"])
+def test_an_unusable_cache_file_is_ignored_with_a_warning_and_rebuilt(tmp_path, damage):
+    path = tmp_path / "minilm.npz"
+    maker = MiniLMEmbedder(max_tokens=16 if damage == "other settings" else 256, use_shipped=False).persist(path)
+    maker(TEXTS)
+    maker.flush()
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif damage == "not an npz":
+        path.write_text("this is not an embedding cache")
+    with pytest.warns(UserWarning, match="ignored and rebuilt"):
+        embedder = MiniLMEmbedder(use_shipped=False).persist(path)
+    embedder(TEXTS)
+    embedder.flush()
+    assert (embedder.misses, embedder.hits) == (4, 0)
+    rebuilt = MiniLMEmbedder(use_shipped=False).persist(path)
+    rebuilt(TEXTS)
+    assert rebuilt.misses == 0
+
+
+def test_shipped_vectors_are_read_and_never_required(tmp_path, monkeypatch):
+    """A text whose vector the course ships is not embedded; without the file it is, the same."""
+    from chunklab.models import embed
+
+    shipped = tmp_path / "shipped.npz"
+    maker = MiniLMEmbedder(use_shipped=False).persist(shipped)
+    expected = maker(TEXTS)
+    maker.flush()
+    monkeypatch.setattr(embed, "shipped_embeddings_path", lambda: shipped)
+    with_file = MiniLMEmbedder()
+    np.testing.assert_array_equal(with_file(TEXTS), expected)
+    assert with_file.misses == 0 and not with_file._cache  # read from the shipped file, not computed
+    monkeypatch.setattr(embed, "shipped_embeddings_path", lambda: tmp_path / "missing.npz")
+    without = MiniLMEmbedder()
+    np.testing.assert_allclose(without(TEXTS), expected, atol=1e-6)
+    assert without.misses == 4

@@ -34,6 +34,7 @@ import numpy as np
 from ..core import CHUNKERS, Chunk, Chunker
 from ..formats.corpus import Split, list_documents, load_document, load_questions
 from ..formats.document import Document
+from ..phases import phase
 from ..strategies.steps import ContextStep
 from ..text.length import TokenizerLike
 from ..text.spans import CharCounter
@@ -200,12 +201,13 @@ def _check_questions(questions: Sequence[Mapping[str, Any]], pool: _Pool) -> Non
 
 def _chunk_all(chunker: Chunker, pool: _Pool) -> tuple[list[tuple[str, Chunk]], float]:
     """Chunk every document; returns (document name, chunk) pairs and the seconds it took."""
-    chunker(_WARM_UP)
-    out: list[tuple[str, Chunk]] = []
-    started = time.perf_counter()
-    for doc in pool.docs:
-        out.extend((doc.name, chunk) for chunk in chunker(doc.text, source=doc.name))
-    return out, time.perf_counter() - started
+    with phase("chunking"):
+        chunker(_WARM_UP)
+        out: list[tuple[str, Chunk]] = []
+        started = time.perf_counter()
+        for doc in pool.docs:
+            out.extend((doc.name, chunk) for chunk in chunker(doc.text, source=doc.name))
+        return out, time.perf_counter() - started
 
 
 def _chunker_columns(
@@ -293,7 +295,8 @@ def compare(
         ``"dev"``, ``"test"`` or ``"all"`` (default): which questions (and so which documents) to
         use when `questions` (`docs`) are not given. Every row says its question's split.
     progress:
-        Show a tqdm progress bar.
+        Show a tqdm progress bar while it runs (one step per chunking, context setting and
+        retriever, with the time left), removed when the comparison is done.
 
     Returns
     -------
@@ -393,10 +396,14 @@ class _Measurement:
         sources = {doc.name: doc.text for doc in pool.docs}
         queries = [q["question"] for q in questions]
         chunkings, timings, made = [], [], {}
-        bar = tqdm(total=len(self.labelled), disable=not progress, desc="compare")
+        # One step per chunking, context setting and retriever: the bar moves while the slow part
+        # (embedding a chunking for dense retrieval) runs, and it is gone when the cell is done.
+        settings = 2 if self.use_context == "both" else 1
+        steps = len(self.retrievers) * settings
+        bar = tqdm(total=len(self.labelled) * steps, disable=not progress, desc="compare", unit="run", leave=False)
         try:
             for label, chunker in self.labelled.items():
-                bar.set_postfix_str(label)
+                bar.set_postfix_str(f"{label}: chunking", refresh=True)
                 try:
                     chunks, seconds = _chunk_all(chunker, pool)
                 except Exception as error:
@@ -408,22 +415,26 @@ class _Measurement:
                 made[label] = flat
                 allowed = [where(q, flat) for q in questions] if where is not None else None
                 depth = view.start(chunks, spans)
-                for with_context, row_label in _context_settings(self.use_context, label, flat):
+                runs = _context_settings(self.use_context, label, flat)
+                bar.update(steps - len(runs) * len(self.retrievers))  # a setting this chunking does not have
+                for with_context, row_label in runs:
                     indexed = contextualized(chunker, chunks, sources) if with_context else chunks
                     texts = [indexed_text(c, with_context) for _, c in indexed]
                     chunkings.append({**columns, "chunker": row_label, "context": with_context})
                     for retriever in self.retrievers:
+                        bar.set_postfix_str(f"{row_label}: {retriever.name}", refresh=True)
                         started = time.perf_counter()
-                        retriever.index_chunks(texts, chunks, sources)
-                        indexed_at = time.perf_counter()
-                        ranked = retriever.search(queries, depth, allowed)
+                        with phase("retrieval"):
+                            retriever.index_chunks(texts, chunks, sources)
+                            indexed_at = time.perf_counter()
+                            ranked = retriever.search(queries, depth, allowed)
                         searched = time.perf_counter()
                         view.score(ranked, {**columns, "chunker": row_label, "context": with_context,
                                             "retriever": retriever.name})
                         timings.append({"chunker": row_label, "retriever": retriever.name,
                                         "index_seconds": indexed_at - started, "search_seconds": searched - indexed_at,
                                         "score_seconds": time.perf_counter() - searched})
-                bar.update()
+                        bar.update()
         finally:
             bar.close()
         return chunkings, timings, made

@@ -22,16 +22,27 @@ vectors are pooled afterwards, so every chunk vector has seen the text around th
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import os
 import pathlib
+import warnings
+import zipfile
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from ..caches import cached
-from .resources import MINILM_MAX_TOKENS, OFFICIAL_MINILM, hf_tokenizer, minilm_onnx_session, replace_atomically
+from ..phases import phase
+from .resources import (
+    MINILM_MAX_TOKENS,
+    OFFICIAL_MINILM,
+    hf_tokenizer,
+    minilm_onnx_session,
+    replace_atomically,
+    shipped_embeddings_path,
+)
 
 __all__ = [
     "MINILM_MAX_POSITIONS",
@@ -40,6 +51,7 @@ __all__ = [
     "TfidfEmbedder",
     "TokenVectors",
     "default_embedder",
+    "text_key",
     "token_vectors",
     "unit_rows",
 ]
@@ -71,6 +83,11 @@ class MiniLMEmbedder:
     `misses` count cache look-ups. `persist` keeps the cache in a file as well, so a re-run of a
     long comparison embeds nothing new.
 
+    With `use_shipped` (the default), vectors the course ships for its corpus
+    (``data/embeddings/minilm-int8.npz`` in a clone, built by ``scripts/build_embeddings.py``) are
+    read, never written, before anything is embedded: a text found there is not embedded again. The
+    file is optional: without it every vector is computed, and the same.
+
     `backend` tells which model ran: ``"sentence-transformers"`` (the official fp32 model, only if
     it is installed and already downloaded; nothing is fetched) or ``"onnx-int8"`` (the bundled
     int8 export, cosine similarity >= 0.999 to the official vectors). It is decided on first use.
@@ -78,20 +95,23 @@ class MiniLMEmbedder:
 
     dim = MINILM_DIM
 
-    def __init__(self, batch_size: int = 16, max_tokens: int = MINILM_MAX_TOKENS) -> None:
+    def __init__(self, batch_size: int = 16, max_tokens: int = MINILM_MAX_TOKENS, use_shipped: bool = True) -> None:
         if batch_size < 1:
             raise ValueError(f"MiniLMEmbedder: batch_size must be >= 1, got {batch_size}")
         if not 2 <= max_tokens <= MINILM_MAX_TOKENS:
             raise ValueError(f"MiniLMEmbedder: max_tokens must be in [2, {MINILM_MAX_TOKENS}], got {max_tokens}")
         self.batch_size = batch_size
         self.max_tokens = max_tokens
+        self.use_shipped = use_shipped
         self.backend: str | None = None
         self.hits = 0
         self.misses = 0
         self._cache: dict[bytes, np.ndarray] = {}
+        self._shipped: dict[bytes, np.ndarray] | None = None
         self._model: Any = None
         self._path: pathlib.Path | None = None
-        self._saved = 0  # vectors in the persist file
+        self._unsaved = 0  # vectors computed since the persist file was last written
+        self._saved = 0  # vectors in the persist file when it was last read or written
 
     def __repr__(self) -> str:
         return f"MiniLMEmbedder(backend={self.backend!r}, cached={len(self._cache)})"
@@ -100,53 +120,90 @@ class MiniLMEmbedder:
         """Embed `texts`; returns a float32 array of shape ``(len(texts), 384)`` with unit rows."""
         if isinstance(texts, str):
             raise TypeError("MiniLMEmbedder expects a list of strings, not a single string")
-        keys = [hashlib.blake2b(t.encode("utf-8"), digest_size=16).digest() for t in texts]
+        keys = [text_key(t) for t in texts]
+        shipped = self._shipped_vectors() if keys else {}
         todo: dict[bytes, str] = {}
         for key, text in zip(keys, texts):
-            if key not in self._cache:
+            if key not in self._cache and key not in shipped:
                 todo.setdefault(key, text)
         self.misses += len(todo)
         self.hits += len(keys) - len(todo)
         if todo:
-            vectors = self._embed(list(todo.values()))
+            with phase("embedding"):
+                vectors = self._embed(list(todo.values()))
             self._cache.update(zip(todo, vectors))
-            if self._path is not None and len(self._cache) >= 2 * self._saved:
+            self._unsaved += len(todo)
+            if self._path is not None and self._unsaved >= max(self._saved, 256):
                 self.flush()
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([self._cache[key] for key in keys])
+        return np.stack([self._cache[key] if key in self._cache else shipped[key] for key in keys])
 
     def persist(self, path: str | os.PathLike) -> MiniLMEmbedder:
         """Keep the cache in the ``.npz`` file `path` too: load what it holds now, and write it back
-        whenever the cache has doubled since the last write (so a long run rewrites the file only a
-        few times), on `flush`, and when the interpreter exits. The file records the backend and
-        `max_tokens`; vectors made with other settings are ignored. Returns the embedder.
+        (merged with whatever other processes wrote there meanwhile, under a file lock, atomically)
+        once as many new vectors have been computed as the file held, on `flush`, and when the
+        interpreter exits. The file records the backend and `max_tokens`; a file made with other
+        settings, or one that cannot be read (truncated, not an ``.npz``), is ignored with a warning
+        and replaced on the next write. Returns the embedder.
         """
         self._path = pathlib.Path(path)
         self._load_model()
-        if self._path.is_file():
-            with np.load(self._path, allow_pickle=False) as stored:
-                if str(stored["settings"]) == self._settings():
-                    self._cache.update(zip((row.tobytes() for row in stored["keys"]), stored["vectors"]))
-        self._saved = len(self._cache)
+        with _lock(self._path):
+            stored = self._read(self._path, warn=True)
+        for key, vector in stored.items():
+            self._cache.setdefault(key, vector)
+        self._saved = len(stored)
         atexit.register(self.flush)
         return self
 
     def flush(self) -> None:
-        """Write the cache to the `persist` file now, if it holds vectors the file lacks."""
-        if self._path is not None and len(self._cache) > self._saved:
-            self._save(self._path)
-            self._saved = len(self._cache)
+        """Write the vectors computed since the last write to the `persist` file now, merged with
+        what the file holds at this moment (another process may have added vectors meanwhile)."""
+        if self._path is None or not self._unsaved:
+            return
+        with _lock(self._path):
+            merged = self._read(self._path, warn=False)
+            merged.update(self._cache)
+            self._write(self._path, merged)
+        self._saved, self._unsaved = len(merged), 0
 
     def _settings(self) -> str:
         return f"{self.backend} max_tokens={self.max_tokens}"
 
-    def _save(self, path: pathlib.Path) -> None:
-        """Write the whole cache to `path` atomically (a temporary file, then a rename)."""
-        keys = np.frombuffer(b"".join(self._cache), dtype=np.uint8).reshape(-1, 16)
-        vectors = np.stack(list(self._cache.values()))
+    def _read(self, path: pathlib.Path, *, warn: bool) -> dict[bytes, np.ndarray]:
+        """The vectors stored in `path` for this embedder's settings ({} if none can be used)."""
+        if not path.is_file():
+            return {}
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                settings, keys, vectors = str(stored["settings"]), stored["keys"], stored["vectors"]
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            if warn:
+                warnings.warn(f"embedding cache {path} cannot be read ({error}); it is ignored and rebuilt",
+                              stacklevel=3)
+            return {}
+        if settings != self._settings() or keys.shape != (len(vectors), 16) or vectors.shape[1:] != (self.dim,):
+            if warn:
+                warnings.warn(f"embedding cache {path} was made with other settings ({settings!r}, not "
+                              f"{self._settings()!r}); it is ignored and rebuilt", stacklevel=3)
+            return {}
+        return dict(zip((row.tobytes() for row in keys), vectors))
+
+    def _write(self, path: pathlib.Path, vectors: dict[bytes, np.ndarray]) -> None:
+        """Write `vectors` to `path` atomically (a temporary file, then a rename)."""
+        keys = np.frombuffer(b"".join(vectors), dtype=np.uint8).reshape(-1, 16)
+        matrix = np.stack(list(vectors.values())) if vectors else np.zeros((0, self.dim), np.float32)
         with replace_atomically(path) as tmp:
-            np.savez(tmp, keys=keys, vectors=vectors, settings=np.array(self._settings()))
+            np.savez(tmp, keys=keys, vectors=matrix, settings=np.array(self._settings()))
+
+    def _shipped_vectors(self) -> dict[bytes, np.ndarray]:
+        """The course's shipped vectors for this embedder's settings (read once; {} if none)."""
+        if self._shipped is None:
+            self._load_model()
+            path = shipped_embeddings_path()
+            self._shipped = self._read(path, warn=False) if self.use_shipped else {}
+        return self._shipped
 
     def _load_model(self) -> None:
         if self._model is None:
@@ -177,6 +234,21 @@ class MiniLMEmbedder:
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
             out[batch] = unit_rows(pooled)
         return out
+
+
+def text_key(text: str) -> bytes:
+    """The 16-byte key a text's vector is cached under (a BLAKE2b hash of its UTF-8 bytes)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+@contextlib.contextmanager
+def _lock(path: pathlib.Path) -> Iterator[None]:
+    """Hold the lock file beside `path` (``<path>.lock``): one process at a time reads and writes it."""
+    from filelock import FileLock
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(path) + ".lock"):
+        yield
 
 
 def _load_minilm(max_tokens: int) -> tuple[Any, str]:
@@ -329,20 +401,21 @@ def _token_vectors(text: str, window: int, batch_size: int) -> TokenVectors:
     starts = _window_starts(n, window)
     owner = _owners(n, starts, min(window, n))
     session = minilm_onnx_session()
-    for b in range(0, len(starts), batch_size):
-        batch = starts[b : b + batch_size]
-        width = min(window, n)
-        rows = np.empty((len(batch), width + 2), dtype=np.int64)
-        rows[:, 0], rows[:, -1] = tokenizer.cls_token_id, tokenizer.sep_token_id
-        for r, start in enumerate(batch):
-            rows[r, 1:-1] = ids[start : start + width]
-        hidden = session.run(
-            ["last_hidden_state"],
-            {"input_ids": rows, "attention_mask": np.ones_like(rows), "token_type_ids": np.zeros_like(rows)},
-        )[0]
-        for r, start in enumerate(batch):
-            mine = np.flatnonzero(owner[start : start + width] == b + r)
-            vectors[start + mine] = hidden[r, 1 + mine]
+    with phase("embedding"):
+        for b in range(0, len(starts), batch_size):
+            batch = starts[b : b + batch_size]
+            width = min(window, n)
+            rows = np.empty((len(batch), width + 2), dtype=np.int64)
+            rows[:, 0], rows[:, -1] = tokenizer.cls_token_id, tokenizer.sep_token_id
+            for r, start in enumerate(batch):
+                rows[r, 1:-1] = ids[start : start + width]
+            hidden = session.run(
+                ["last_hidden_state"],
+                {"input_ids": rows, "attention_mask": np.ones_like(rows), "token_type_ids": np.zeros_like(rows)},
+            )[0]
+            for r, start in enumerate(batch):
+                mine = np.flatnonzero(owner[start : start + width] == b + r)
+                vectors[start + mine] = hidden[r, 1 + mine]
     return TokenVectors(offsets, vectors, window)
 
 

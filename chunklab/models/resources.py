@@ -27,6 +27,7 @@ __all__ = [
     "punkt_tokenizer",
     "replace_atomically",
     "pysbd_segmenter",
+    "shipped_embeddings_path",
     "spacy_ner",
     "spacy_ner_release",
     "spacy_sentencizer",
@@ -50,6 +51,18 @@ def cache_dir() -> pathlib.Path:
     if (repo / "pyproject.toml").is_file() and (repo / "chunklab").is_dir():
         return repo / ".cache" / "chunklab"
     return pathlib.Path.home() / ".cache" / "chunklab"
+
+
+def shipped_embeddings_path() -> pathlib.Path:
+    """The MiniLM vectors the course ships for its corpus: ``$CHUNKLAB_SHIPPED_EMBEDDINGS`` if set,
+    else ``data/embeddings/minilm-int8.npz`` in the clone chunklab runs from
+    (``scripts/build_embeddings.py`` builds it). The file may be missing (a plain ``pip install`` has
+    none): vectors are then computed, the same."""
+    override = os.environ.get("CHUNKLAB_SHIPPED_EMBEDDINGS")
+    if override is not None:
+        return pathlib.Path(override).expanduser()
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    return repo / "data" / "embeddings" / "minilm-int8.npz"
 
 
 @contextlib.contextmanager

@@ -1,19 +1,20 @@
 """Rebuild the documents written by others from the Debian packages that ship them.
 
-Two groups: the six test-only documents, and the ten real documents of the dev collection
-(`data/README.md`, "The real-documents dev collection"). Run once on a Debian 12 machine with the
-packages installed::
+Two groups: the six test-only documents (data/README.md, "Documents written by others") and the
+ten documents of the real-documents dev collection ("The real-documents dev collection"). Run once
+on a Debian 12 machine with the packages installed::
 
     apt-get install -y python3-doc sqlite3-doc w3m man-db groff-base \
         git-doc bash-doc postgresql-doc-15 postgresql-client-15 apache2-doc linux-doc-6.1 debian-policy
-
-It writes the files into `data/documents/` and the licence texts into `data/licenses/`. The result is committed, and
-chunklab reads those files exactly as stored, so nothing here runs at course time. The reStructuredText
-sources are copied unchanged; the SQLite pages are rendered to text once with w3m and the manual
-page with man-db and groff, then cut at section boundaries (`FIRST`/`STOP` below), dropping the
-site's navigation bar before the title and everything from the first section left out.
-
     python data/import_documents.py
+
+It writes the files into `data/documents/` and the licence texts into `data/licenses/`. The result
+is committed, and chunklab reads those files exactly as stored, so nothing here runs at course
+time. Sources (reStructuredText, AsciiDoc, plain text) are copied unchanged, decompressed when
+gzipped; HTML pages are rendered to text once with w3m and manual pages with man-db and groff;
+the SQLite pages are then cut at section boundaries (`RENDERED` below: the site's navigation bar
+before the title and everything from the first section left out is dropped) and bash's NEWS
+after the bash-5.1 entry (`BASH_NEWS`).
 """
 
 from __future__ import annotations

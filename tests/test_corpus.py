@@ -10,12 +10,24 @@ import json
 
 import pytest
 
-from chunklab.formats.corpus import KINDS, QUESTION_KINDS, data_dir, list_documents, load_document, load_questions
+from chunklab.formats.corpus import (
+    DEV_REAL,
+    KINDS,
+    QUESTION_KINDS,
+    data_dir,
+    list_documents,
+    load_document,
+    load_questions,
+)
 from chunklab.formats.document import Document
 from chunklab.formats.pdf import PAGE_SEPARATOR, read_pdf
 
 DOCS = list_documents()
-QUESTIONS = load_questions(split="all")
+#: The real-documents dev collection (issue 37): documents written by others, asked about by dev
+#: questions only, kept out of the course corpus that `list_documents()` and the splits return.
+DEV_REAL_DOCS = list_documents(DEV_REAL)
+ALL_DOCS = DOCS + DEV_REAL_DOCS
+QUESTIONS = load_questions(split="all") + load_questions(split=DEV_REAL)
 MIN_TOTAL_CHARS = 150_000
 MIN_QUESTIONS_PER_DOC = 10
 MIN_QUESTIONS = 120
@@ -27,23 +39,28 @@ MANIFEST = json.loads((data_dir() / "corpus.json").read_text("utf-8"))
 PDF_DOCS = [name for name, entry in MANIFEST.items() if entry["kind"] == "pdf"]
 #: Documents written outside the project (issue 28): public, redistributable, each with its origin and
 #: licence, asked about by the test set only, of kinds the project's own documents lack.
-WRITTEN_BY_OTHERS = [name for name, entry in MANIFEST.items() if "licence" in entry]
+WRITTEN_BY_OTHERS = [name for name, entry in MANIFEST.items() if "licence" in entry and "collection" not in entry]
 MIN_WRITTEN_BY_OTHERS = 6
 MIN_TEST_QUESTIONS_PER_DOC_BY_OTHERS = 20
+MIN_DEV_REAL_DOCS = 10
+MIN_DEV_REAL_QUESTIONS = 400
+MIN_DEV_REAL_QUESTIONS_PER_DOC = 30
 
 
 # --- the manifest and the documents -------------------------------------------------------------
 
 def test_manifest_lists_documents_in_order():
     manifest = MANIFEST
-    assert DOCS == list(manifest)
+    assert DOCS == [name for name in manifest if "collection" not in manifest[name]]
+    assert DEV_REAL_DOCS == [name for name in manifest if manifest[name].get("collection") == DEV_REAL]
+    assert sorted(ALL_DOCS) == sorted(manifest)
     assert len(DOCS) == len(set(DOCS)) >= 8
     for name, entry in manifest.items():
         assert entry["kind"] in KINDS, name
         assert entry.get("title"), name
 
 
-@pytest.mark.parametrize("name", DOCS)
+@pytest.mark.parametrize("name", ALL_DOCS)
 def test_document_loads(name):
     doc = load_document(name)
     assert isinstance(doc, Document)
@@ -57,7 +74,7 @@ def test_document_loads(name):
     assert "\ufffd" not in doc.text  # no decoding damage
 
 
-@pytest.mark.parametrize("name", DOCS)
+@pytest.mark.parametrize("name", ALL_DOCS)
 def test_text_documents_are_the_exact_file_content(name):
     doc = load_document(name)
     if doc.kind == "pdf":
@@ -114,7 +131,7 @@ def test_documents_written_by_others_are_several_and_of_new_kinds():
     assert len(WRITTEN_BY_OTHERS) >= MIN_WRITTEN_BY_OTHERS
     kinds = [MANIFEST[name]["kind"] for name in WRITTEN_BY_OTHERS]
     assert len(set(kinds)) == len(kinds)  # one document per kind at least: no kind twice
-    own_kinds = {entry["kind"] for name, entry in MANIFEST.items() if name not in WRITTEN_BY_OTHERS}
+    own_kinds = {entry["kind"] for entry in MANIFEST.values() if "licence" not in entry}
     assert not set(kinds) & own_kinds
 
 
@@ -130,6 +147,41 @@ def test_document_written_by_others_has_its_licence_and_only_test_questions(name
     assert len(questions) >= MIN_TEST_QUESTIONS_PER_DOC_BY_OTHERS
     assert {"fact", "multi_sentence", "multi_excerpt", "cross_boundary"} <= {q["kind"] for q in questions}
     assert all(q["id"].startswith(f"{name}-t") for q in questions)
+
+
+def test_the_dev_collection_is_large_real_and_new():
+    assert len(DEV_REAL_DOCS) >= MIN_DEV_REAL_DOCS
+    assert len(load_questions(split=DEV_REAL)) >= MIN_DEV_REAL_QUESTIONS
+    own_kinds = {entry["kind"] for entry in MANIFEST.values() if "licence" not in entry}
+    kinds = {MANIFEST[name]["kind"] for name in DEV_REAL_DOCS}
+    assert not kinds & own_kinds  # no kind the project's own documents have
+    assert len(kinds - {entry["kind"] for name, entry in MANIFEST.items() if name not in DEV_REAL_DOCS}) >= 5
+
+
+@pytest.mark.parametrize("name", DEV_REAL_DOCS)
+def test_dev_collection_document_has_its_licence_and_only_dev_questions(name):
+    doc = load_document(name)
+    assert doc.metadata["origin"].strip()
+    licence = doc.metadata["licence_path"]
+    assert licence.is_file() and licence.parent.name == "licenses"
+    assert licence.read_text(encoding="utf-8").strip()
+    assert not load_questions(name, split="test")
+    questions = load_questions(name, split=DEV_REAL)
+    assert questions == load_questions(name, split="dev")
+    assert len(questions) >= MIN_DEV_REAL_QUESTIONS_PER_DOC
+    assert {"fact", "multi_excerpt", "cross_boundary"} <= {q["kind"] for q in questions}
+    assert all(q["id"].startswith(f"{name}-") and not q["id"].startswith(f"{name}-t") for q in questions)
+
+
+def test_the_dev_collection_stays_out_of_the_course_corpus():
+    """The notebooks index and ask what they did before the collection existed: no listing or split
+    but `dev_real` names its documents or returns its questions."""
+    for split in ("dev", "test", "all"):
+        assert not set(list_documents(split)) & set(DEV_REAL_DOCS), split
+        assert not {q["doc"] for q in load_questions(split=split)} & set(DEV_REAL_DOCS), split
+    assert not set(DOCS) & set(DEV_REAL_DOCS)
+    real = load_questions(split=DEV_REAL)
+    assert {q["doc"] for q in real} == set(DEV_REAL_DOCS) and {q["split"] for q in real} == {"dev"}
 
 
 # --- the CSV -------------------------------------------------------------------------------------
@@ -209,7 +261,7 @@ def test_enough_questions_overall():
     assert len(load_questions(split="test")) >= MIN_TEST_QUESTIONS
 
 
-@pytest.mark.parametrize("name", DOCS)
+@pytest.mark.parametrize("name", ALL_DOCS)
 def test_enough_questions_per_document(name):
     assert len(load_questions(name, split="all")) >= MIN_QUESTIONS_PER_DOC
 
@@ -217,7 +269,9 @@ def test_enough_questions_per_document(name):
 def test_splits_are_labelled_and_disjoint():
     dev, test = load_questions(split="dev"), load_questions(split="test")
     assert {q["split"] for q in dev} == {"dev"} and {q["split"] for q in test} == {"test"}
-    assert [q["id"] for q in QUESTIONS] == [q["id"] for q in dev + test]
+    assert [q["id"] for q in load_questions(split="all")] == [q["id"] for q in dev + test]
+    real = load_questions(split=DEV_REAL)
+    assert not {q["question"].casefold() for q in real} & {q["question"].casefold() for q in dev + test}
     assert not {q["question"].casefold() for q in dev} & {q["question"].casefold() for q in test}
     test_only = {q["doc"] for q in test} - {q["doc"] for q in dev}
     assert len(test_only) >= MIN_TEST_ONLY_DOCS, test_only
@@ -228,7 +282,7 @@ def test_splits_are_labelled_and_disjoint():
 @pytest.mark.parametrize("question", QUESTIONS, ids=[q.get("id", "?") for q in QUESTIONS])
 def test_question_is_valid(question):
     assert set(question) >= {"id", "doc", "question", "kind", "answers"}
-    assert question["doc"] in DOCS
+    assert question["doc"] in ALL_DOCS
     assert question["id"].startswith(question["doc"] + "-")
     assert question["kind"] in QUESTION_KINDS
     assert isinstance(question["question"], str) and question["question"].strip()
@@ -246,9 +300,9 @@ def test_question_is_valid(question):
 
 
 def test_load_questions_filters_by_document():
-    for name in DOCS:
+    for name in ALL_DOCS:
         assert all(q["doc"] == name for q in load_questions(name, split="all"))
-    assert sum(len(load_questions(name, split="all")) for name in DOCS) == len(QUESTIONS)
+    assert sum(len(load_questions(name, split="all")) for name in ALL_DOCS) == len(QUESTIONS)
 
 
 @pytest.mark.parametrize("name", PDF_DOCS)

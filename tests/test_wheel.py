@@ -9,7 +9,10 @@ import textwrap
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-MANIFEST_SIZE = len(json.loads((REPO / "data" / "corpus.json").read_text(encoding="utf-8")))
+MANIFEST = json.loads((REPO / "data" / "corpus.json").read_text(encoding="utf-8"))
+#: The course corpus that `list_documents()` names: the manifest without the real-documents dev collection.
+MANIFEST_SIZE = sum("collection" not in entry for entry in MANIFEST.values())
+DEV_REAL_SIZE = len(MANIFEST) - MANIFEST_SIZE
 
 SCRIPT = textwrap.dedent(
     """
@@ -21,6 +24,7 @@ SCRIPT = textwrap.dedent(
     assert chunks and all(text[c.start:c.end] == c.text for c in chunks)
     names = chunklab.list_documents()
     assert "manual" in names and len(names) == MANIFEST_SIZE, names
+    assert len(chunklab.list_documents("dev_real")) == DEV_REAL_SIZE
     assert chunklab.load_document("python_json").metadata["licence_path"].is_file()
     doc = chunklab.load_document("manual")
     for q in chunklab.load_questions("manual"):
@@ -28,7 +32,7 @@ SCRIPT = textwrap.dedent(
             assert doc.text[a["start"]:a["end"]] == a["text"]
     print("ok", len(chunks), len(names), chunklab.formats.corpus.data_dir())
     """
-).replace("MANIFEST_SIZE", str(MANIFEST_SIZE))
+).replace("MANIFEST_SIZE", str(MANIFEST_SIZE)).replace("DEV_REAL_SIZE", str(DEV_REAL_SIZE))
 
 
 def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 The manifest ``data/corpus.json`` names every document (its key, file, kind
 and title; for a document written outside the project also its ``origin`` and the ``licence`` file
-shipped beside it). :func:`load_document` turns one entry into a :class:`Document`
+shipped beside it; for a document of the real-documents dev collection, ``"collection": "dev_real"``). :func:`load_document` turns one entry into a :class:`Document`
 whose ``text`` is *exactly* the string chunkers receive and that the
 question spans in ``data/questions_dev.jsonl`` and ``data/questions_test.jsonl`` index into:
 
@@ -40,6 +40,7 @@ __all__ = [
     "KINDS",
     "QUESTION_KINDS",
     "SPLITS",
+    "DEV_REAL",
     "Split",
     "data_dir",
     "list_documents",
@@ -49,16 +50,22 @@ __all__ = [
 
 #: The document kinds the manifest may use.
 KINDS = ("markdown", "text", "legal", "csv", "transcript", "pdf", "html", "mixed", "paper", "minutes",
-         "reference", "tutorial", "specification", "changelog", "faq", "manpage")
+         "reference", "tutorial", "specification", "changelog", "faq", "manpage",
+         "talk", "email", "news", "notes", "release_notes", "guide", "essay")
 
 #: The kinds of question in the question set (see ``data/README.md``).
 QUESTION_KINDS = ("fact", "multi_sentence", "table", "cross_boundary", "multi_excerpt")
 
-Split = Literal["dev", "test", "all"]
-#: The question sets: ``dev`` (``questions_dev.jsonl``) is what defaults, caps and thresholds are
-#: chosen on; ``test`` (``questions_test.jsonl``) is what nothing was tuned on, and what the course's
-#: verdicts are measured on; ``all`` is both.
-SPLITS: tuple[str, ...] = ("dev", "test", "all")
+Split = Literal["dev", "test", "all", "dev_real"]
+#: The collection of real documents (written by others) that only dev questions ask about, kept out
+#: of the course corpus: ``list_documents()`` and the ``dev``, ``test`` and ``all`` splits leave it
+#: out, so that the notebooks index and ask exactly what they did before it existed.
+DEV_REAL = "dev_real"
+#: The question sets: ``dev`` (``questions_dev.jsonl``, on the course documents) is what defaults,
+#: caps and thresholds are chosen on; ``test`` (``questions_test.jsonl``) is what nothing was tuned
+#: on, and what the course's verdicts are measured on; ``all`` is both; ``dev_real`` is the dev
+#: questions (also in ``questions_dev.jsonl``) on the real-documents dev collection.
+SPLITS: tuple[str, ...] = ("dev", "test", "all", DEV_REAL)
 
 
 def data_dir() -> pathlib.Path:
@@ -95,13 +102,20 @@ def _manifest() -> dict[str, dict[str, Any]]:
         return json.load(fh)
 
 
+def _in_dev_real(name: str) -> bool:
+    return _manifest()[name].get("collection") == DEV_REAL
+
+
 def list_documents(split: Split | None = None) -> list[str]:
-    """Return the names (manifest keys) of the corpus documents, in manifest order: all of them, or
-    with a `split` (``"dev"``, ``"test"``, ``"all"``) those that split's questions ask about. The
-    course's notebooks teach and tune on ``list_documents("dev")``, the eight course documents; the
-    test set adds documents nothing was tuned on."""
-    if split is None:
-        return list(_manifest())
+    """Return the names (manifest keys) of the corpus documents, in manifest order: all of the
+    course corpus, or with a `split` (``"dev"``, ``"test"``, ``"all"``, ``"dev_real"``) those that
+    split's questions ask about. The course's notebooks teach and tune on ``list_documents("dev")``,
+    the eight course documents; the test set adds documents nothing was tuned on;
+    ``list_documents("dev_real")`` is the real-documents dev collection (every document the manifest
+    puts in it), which no other call lists; `load_document` loads its documents by name like any
+    other."""
+    if split is None or split == DEV_REAL:
+        return [name for name in _manifest() if _in_dev_real(name) == (split == DEV_REAL)]
     asked = {q["doc"] for q in load_questions(split=split)}
     return [name for name in _manifest() if name in asked]
 
@@ -193,8 +207,11 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
 
     ``split="dev"`` (the default) reads ``data/questions_dev.jsonl``, the questions the course's
     defaults were chosen on; ``split="test"`` reads ``data/questions_test.jsonl``, questions nothing
-    was tuned on; ``split="all"`` returns both, dev first. A fresh list of fresh dicts is returned on
-    every call.
+    was tuned on; ``split="all"`` returns both, dev first. The questions on the real-documents dev
+    collection (:data:`DEV_REAL`) are left out of these three and are what ``split="dev_real"``
+    returns; they are dev questions, so their ``split`` says ``"dev"``. With ``doc`` given, that
+    document's questions in the split's files are returned whichever collection it belongs to. A
+    fresh list of fresh dicts is returned on every call.
 
     Raises
     ------
@@ -208,9 +225,10 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
     if doc is not None:
         _entry(doc)  # raises KeyError for unknown names
     questions = []
-    for name in ("dev", "test") if split == "all" else (split,):
+    for name in {"all": ("dev", "test"), DEV_REAL: ("dev",)}.get(split, (split,)):
         records = _read_jsonl(data_dir() / f"questions_{name}.jsonl")
         questions.extend({**q, "split": name} for q in records)
     if doc is not None:
-        questions = [q for q in questions if q.get("doc") == doc]
-    return questions
+        return [q for q in questions if q.get("doc") == doc]
+    wanted = split == DEV_REAL
+    return [q for q in questions if (q.get("doc") in _manifest() and _in_dev_real(q["doc"])) == wanted]

@@ -177,3 +177,15 @@ def test_evaluate_prints_the_gate_under_each_leaderboard(tmp_path, capsys):
     said = str(gate(result, "bm25", 60))
     assert status == 0 and f"\n{said}\n" in out
     assert said.startswith(("recommended: ", "no recommendation: "))
+
+
+def test_the_rendered_leaderboard_says_recommended_only_under_the_gate():
+    from chunklab.viz.leaderboard import render_leaderboard
+
+    close = comparison({"close": answered(40, 29), "good": answered(40, 30), "bad": answered(40, 10)})
+    html = render_leaderboard(close, "bm25", 500, split="dev", beside=None)
+    assert 'data-recommended=""' in html and "No recommendation: the most often best, good" in html
+    assert "Recommended" not in html and "ruled out (best in under 2.5%): bad" in html
+    clear = render_leaderboard(comparison({"good": answered(40, 35), "bad": answered(40, 10)}), "bm25", 500,
+                               split="dev", beside=None)
+    assert 'data-recommended="good"' in clear and "Recommended: good (best in 100% of 2,000 resamples" in clear

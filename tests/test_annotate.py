@@ -15,6 +15,7 @@ from chunklab.evaluation.annotate import (
     ExcerptNotFound,
     check_excerpt,
     differences,
+    either,
     locate,
     make_question,
     save_questions,
@@ -249,3 +250,22 @@ def test_saving_again_never_duplicates_a_question(guide, tmp_path):
     second = read_document(second)
     both = save_questions(path, [make_question(second, "Where is the cache?", "/srv/cache")], [guide, second])
     assert [q["id"] for q in both] == ["guide-001", "guide-002", "second-001"]
+
+
+def test_an_answer_the_document_gives_twice_is_either_excerpt(guide, tmp_path):
+    record = make_question(guide, "What does each installer do?",
+                           either("Run the installer. It needs root.", "Run the installer. It asks"))
+    (answer,) = record["answers"]
+    assert record["kind"] == "fact" and answer["text"] == "Run the installer. It needs root."
+    assert answer["alternatives"] == [locate(GUIDE, "Run the installer. It asks")]
+    mac = locate(guide.text, "Run the installer.", after="## Mac")
+    two = make_question(guide, "Where is the cache, and how big?", [either("/var/cache/tide", mac), "holds 4 GB"])
+    assert two["kind"] == "multi_excerpt" and two["answers"][0]["alternatives"] == [mac]
+    saved = save_questions(tmp_path / "q.jsonl", [record, two], guide)
+    assert [q["answers"] for q in saved] == [record["answers"], two["answers"]]
+    with pytest.raises(ValueError, match="at least two excerpts"):
+        either("holds 4 GB")
+    with pytest.raises(ValueError, match="must be different places"):
+        make_question(guide, "How big?", either("holds 4 GB", locate(GUIDE, "holds 4 GB")))
+    with pytest.raises(AmbiguousExcerpt, match="With several excerpts, pass locate"):
+        make_question(guide, "What do I run?", either("Run the installer.", "holds 4 GB"))

@@ -16,7 +16,9 @@ text. Type or paste the answer as it reads in the document, and the helper finds
   an ambiguous excerpt is settled by `after` (text that comes before it: the first occurrence after
   it is taken) or by `occurrence` (its number, from 0); `make_question` takes both too.
 * `make_question` builds a question record in the course's format (``data/questions_dev.jsonl``):
-  ``{"id", "doc", "question", "kind", "answers": [{"start", "end", "text"}]}``.
+  ``{"id", "doc", "question", "kind", "answers": [{"start", "end", "text"}]}``; an answer the
+  document gives in several places is `either` of them (its other spans are its ``"alternatives"``,
+  any one of which answers it).
 * `save_questions` appends records to a JSON Lines file after checking the whole file with the reader
   that ``chunklab evaluate --questions`` uses (`chunklab.formats.readers.read_questions`), and returns
   the questions as read back, ready for `chunklab.compare`. A question already in the file (about
@@ -46,11 +48,13 @@ from ..text.words import word_spans
 __all__ = [
     "AmbiguousExcerpt",
     "AnnotationNote",
+    "Either",
     "ExcerptCheck",
     "ExcerptNotFound",
     "NearMatch",
     "check_excerpt",
     "differences",
+    "either",
     "locate",
     "make_question",
     "nearest_match",
@@ -275,10 +279,27 @@ def _similar_words(text: str, excerpt: str) -> NearMatch | None:
                      differences(excerpt, passage, best[0]))
 
 
+@dataclass(frozen=True)
+class Either:
+    """One answer that the document gives in several places, any one of which answers it (`either`)."""
+
+    excerpts: tuple[str | Mapping[str, Any], ...]
+
+
+def either(*excerpts: str | Mapping[str, Any]) -> Either:
+    """One answer with several acceptable excerpts, for a document that says the same thing twice:
+    pass it to `make_question` in place of an excerpt. Each is a string or a `locate` answer; the
+    first becomes the answer's span, the others its ``"alternatives"``, and a reader sent any one of
+    them has the answer (`chunklab.evaluation.metrics`)."""
+    if len(excerpts) < 2:
+        raise ValueError(f"either needs at least two excerpts of the same answer, got {len(excerpts)}")
+    return Either(tuple(excerpts))
+
+
 def make_question(
     document: Document,
     question: str,
-    answers: str | Mapping[str, Any] | Sequence[str | Mapping[str, Any]],
+    answers: str | Mapping[str, Any] | Either | Sequence[str | Mapping[str, Any] | Either],
     *,
     kind: str | None = None,
     id: str | None = None,
@@ -287,16 +308,17 @@ def make_question(
 ) -> dict[str, Any]:
     """A question record about `document` in the course's format.
 
-    `answers` is one excerpt or several: each a string, located with `locate` (so it must occur
-    exactly once, unless `after` or `occurrence` says which occurrence is meant, as for `locate`),
-    or an answer ``{"start", "end", "text"}`` that `locate` returned (checked to be exact). `after`
-    and `occurrence` choose among the occurrences of a single excerpt; with several answers, locate
-    the ambiguous one with `locate` and pass what it returns. `kind` defaults to ``"fact"`` for one
-    answer and ``"multi_excerpt"`` for several (one of `chunklab.formats.corpus.QUESTION_KINDS`);
-    `id` may be left for `save_questions` to assign."""
+    `answers` is one answer or several (a question whose answer is in several places needs each):
+    each a string, located with `locate` (so it must occur exactly once, unless `after` or
+    `occurrence` says which occurrence is meant, as for `locate`), an answer ``{"start", "end",
+    "text"}`` that `locate` returned (checked to be exact), or `either` of several excerpts that
+    each answer it. `after` and `occurrence` choose among the occurrences of a single excerpt; with
+    several, locate the ambiguous one with `locate` and pass what it returns. `kind` defaults to
+    ``"fact"`` for one answer and ``"multi_excerpt"`` for several (one of
+    `chunklab.formats.corpus.QUESTION_KINDS`); `id` may be left for `save_questions` to assign."""
     if not question.strip():
         raise ValueError("the question is empty")
-    items = [answers] if isinstance(answers, (str, Mapping)) else list(answers)
+    items = [answers] if isinstance(answers, (str, Mapping, Either)) else list(answers)
     if not items:
         raise ValueError("a question needs at least one answer excerpt")
     if (after is not None or occurrence is not None) and not (len(items) == 1 and isinstance(items[0], str)):
@@ -304,23 +326,35 @@ def make_question(
                          "pass locate(document.text, excerpt, after=...) in place of the ambiguous excerpt")
     located = []
     for item in items:
-        if not isinstance(item, str):
-            located.append(_exact(document, item))
+        if not isinstance(item, Either):
+            located.append(_answer(document, item, len(items) == 1, after, occurrence))
             continue
-        try:
-            located.append(locate(document.text, item, after=after, occurrence=occurrence))
-        except AmbiguousExcerpt as error:
-            if len(items) == 1:
-                raise
-            raise AmbiguousExcerpt(f"{error}\nWith several answers, pass locate(document.text, excerpt, "
-                                   f"occurrence=N) or locate(..., after='...') in place of this excerpt",
-                                   error.occurrences) from None
+        spans = [_answer(document, excerpt, False) for excerpt in item.excerpts]
+        if len({(a["start"], a["end"]) for a in spans}) < len(spans):
+            raise ValueError(f"the excerpts of either(...) must be different places of {document.name!r}, got "
+                             f"{[(a['start'], a['end']) for a in spans]}")
+        located.append({**spans[0], "alternatives": spans[1:]})
     kind = kind or ("fact" if len(located) == 1 else "multi_excerpt")
     if kind not in QUESTION_KINDS:
         raise ValueError(f"kind must be one of {list(QUESTION_KINDS)}, got {kind!r}")
     record: dict[str, Any] = {} if id is None else {"id": id}
     record.update({"doc": document.name, "question": question.strip(), "kind": kind, "answers": located})
     return record
+
+
+def _answer(document: Document, item: str | Mapping[str, Any], alone: bool, after: str | None = None,
+            occurrence: int | None = None) -> dict[str, Any]:
+    """One excerpt of `make_question` as an answer: located, or checked to be exact. An ambiguous
+    excerpt that is not `alone` gets the advice to locate it first."""
+    if not isinstance(item, str):
+        return _exact(document, item)
+    try:
+        return locate(document.text, item, after=after, occurrence=occurrence)
+    except AmbiguousExcerpt as error:
+        if alone:
+            raise
+        raise AmbiguousExcerpt(f"{error}\nWith several excerpts, pass locate(document.text, excerpt, occurrence=N) "
+                               f"or locate(..., after='...') in place of this one", error.occurrences) from None
 
 
 def _exact(document: Document, answer: Mapping[str, Any]) -> dict[str, Any]:

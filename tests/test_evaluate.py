@@ -1,5 +1,6 @@
 """Span metrics on hand-computed cases, structure metrics, retrievers, and the k view (compare_at_k)."""
 
+import json
 import pathlib
 
 import numpy as np
@@ -22,6 +23,7 @@ from chunklab.evaluation.comparison import (
     span_metrics,
     structure_metrics,
 )
+from chunklab.evaluation.retrieval import Retriever
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.strategies import FixedSizeChunker
 
@@ -422,3 +424,149 @@ def test_bm25_tokens_are_bm25s_own_tokens_on_the_corpus():
         theirs = bm25s.tokenize(texts, stopwords="en", return_ids=False, show_progress=False,
                                 stemmer=(lambda words: [_stem(w) for w in words]) if stem else None)
         assert ours == theirs
+
+
+# -- answers with several acceptable excerpts ("alternatives") -----------------------------------------
+BLOCKS = "a" * 10 + "b" * 10 + "c" * 10 + "d" * 10  # no whitespace: every character counts
+
+
+class _Ranking(Retriever):
+    """The same ranking of the indexed chunks for every query."""
+
+    name = "fixed ranking"
+
+    def __init__(self, order) -> None:
+        self.order = list(order)
+
+    def index(self, texts):
+        self.size = len(texts)
+
+    def search(self, queries, k, allowed=None):
+        return [[i for i in self.order if i < self.size][:k] for _ in queries]
+
+
+def _slot(start, end, *others):
+    answer = {"start": start, "end": end, "text": BLOCKS[start:end]}
+    if others:
+        answer["alternatives"] = [{"start": s, "end": e, "text": BLOCKS[s:e]} for s, e in others]
+    return answer
+
+
+def _rows(questions, budgets=(10, 20, 40), order=(2, 0, 3, 1)):
+    from chunklab.evaluation.comparison import compare
+
+    docs = [Document("d", "D", "text", BLOCKS, pathlib.Path("d.txt"))]
+    result = compare({"blocks": FixedSizeChunker(chunk_size=10)}, docs, questions, retrievers=(_Ranking(order),),
+                     budget=list(budgets), progress=False)
+    return {(row.question, row.budget): row for row in result.rows.itertuples()}
+
+
+def test_a_slot_is_answered_when_any_of_its_excerpts_is_sent():
+    # ranking [20,30) [0,10) [30,40) [10,20); the answer is at [12,18), and again at [22,28)
+    plain = {"id": "plain", "doc": "d", "question": "?", "answers": [_slot(12, 18)]}
+    either = {"id": "either", "doc": "d", "question": "?", "answers": [_slot(12, 18, (22, 28))]}
+    rows = _rows([plain, either])
+    assert rows["plain", 10].answered == 0.0 and rows["plain", 10].recall == 0.0
+    # at 10 only [20,30) is sent: the alternative is whole, so it is the excerpt that counts
+    assert rows["either", 10].answered == 1.0 and rows["either", 10].recall == 1.0
+    assert rows["either", 10].precision == 0.6 and rows["either", 10].iou == 0.6
+    # at 40 both are sent; the first wholly sent counts (the slot's own): the same numbers as plain
+    for metric in ("answered", "recall", "precision", "iou"):
+        assert getattr(rows["either", 40], metric) == getattr(rows["plain", 40], metric)
+
+
+def test_with_nothing_whole_the_best_covered_excerpt_counts():
+    # at 20 the reader gets [20,30) and [0,10): 2 of [8,14) (the slot's own) and 5 of [25,31)
+    q = {"id": "q", "doc": "d", "question": "?", "answers": [_slot(8, 14, (25, 31))]}
+    row = _rows([q], budgets=(20,))["q", 20]
+    assert row.answered == 0.0 and row.recall == 5 / 6 and row.iou == 5 / (20 + 6 - 5)
+    # every slot needs one of its excerpts: a second slot never sent keeps the question unanswered
+    two = {"id": "two", "doc": "d", "question": "?", "answers": [_slot(12, 18, (22, 28)), _slot(32, 38)]}
+    rows = _rows([two], budgets=(10, 30))
+    assert rows["two", 10].answered == 0.0 and rows["two", 10].recall == 0.5
+    assert rows["two", 30].answered == 1.0
+
+
+def test_questions_without_alternatives_score_as_before():
+    # an empty list of alternatives is no alternative: every number is the same as without the key
+    questions = [{"id": f"q{s}", "doc": "d", "question": "?", "answers": [_slot(s, s + 7)]} for s in range(0, 33, 4)]
+    bare = _rows(questions)
+    keyed = _rows([{**q, "answers": [{**q["answers"][0], "alternatives": []}]} for q in questions])
+    assert bare.keys() == keyed.keys() and all(bare[key] == keyed[key] for key in bare)
+
+
+def test_span_and_sent_metrics_take_alternatives_by_hand():
+    from chunklab.evaluation.metrics import answer_spans, chosen_alternatives, sent_metrics
+
+    counter = CharCounter()
+    q = {"doc": "d", "answers": [_slot(12, 18, (22, 28)), _slot(32, 38)]}
+    golden, slots = answer_spans(q, base=100)
+    assert golden == [(112, 118), (132, 138)] and slots == [((112, 118), (122, 128)), ((132, 138),)]
+    assert answer_spans({"answers": [_slot(1, 3)]}) == ([(1, 3)], None)
+    assert chosen_alternatives(slots, [(120, 140)], counter) == [(122, 128), (132, 138)]
+    assert chosen_alternatives(slots, [(100, 101)], counter) == [(112, 118), (132, 138)]  # none reached: own
+    sent = [(20, 40)]
+    _, local = answer_spans(q)
+    assert sent_metrics(sent, [(12, 18), (32, 38)], counter, local)["answered"] == 1.0
+    assert sent_metrics(sent, [(12, 18), (32, 38)], counter)["answered"] == 0.0
+    hit = span_metrics([(22, 28)], [(12, 18), (32, 38)], counter, local)
+    assert hit["recall@k"] == 1.0 and hit["recall"] == 0.5
+    assert span_metrics([(22, 28)], [(12, 18), (32, 38)], counter)["recall@k"] == 0.0
+
+
+def test_budget_scores_with_alternatives_match_the_reference_metrics():
+    from chunklab.evaluation.budget import Golden, Meter, budget_scores, spend
+    from chunklab.evaluation.metrics import sent_metrics
+
+    rng = np.random.default_rng(11)
+    text = "".join(rng.choice(list("ab  c\n"), size=600))
+    counter = CharCounter(text)
+    meter = Meter(text, counter)
+    for _ in range(60):
+        starts = rng.integers(0, 550, size=8)
+        spans = np.stack([starts, starts + rng.integers(1, 50, size=8)], axis=1)
+        slots = [tuple((int(s), int(s) + 12) for s in rng.integers(0, 580, size=int(n))) for n in rng.integers(1, 4, 2)]
+        golden = [slot[0] for slot in slots]
+        if any(counter(*span) == 0 for slot in slots for span in slot):
+            continue
+        costs = meter.costs(spans)
+        budgets = sorted(set(rng.integers(1, 150, size=4).tolist()))
+        fast = budget_scores(spans, costs, Golden(golden, counter, slots), budgets, meter)
+        for budget, scores in zip(budgets, fast):
+            sent, _ = spend(spans, costs, budget, meter)
+            reference = sent_metrics(sent, golden, counter, slots)
+            assert {m: scores[m] for m in reference} == pytest.approx(reference)
+
+
+def test_alternatives_are_read_and_checked_like_answers(tmp_path):
+    from chunklab.evaluation.metrics import excerpts_kept_whole
+    from chunklab.formats.readers import DocumentError, read_questions
+
+    doc = Document("d.txt", "D", "text", BLOCKS, pathlib.Path("d.txt"))
+    good = {"doc": "d.txt", "question": "?", "answers": [_slot(12, 18, (22, 28))]}
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(good) + "\n", encoding="utf-8")
+    assert read_questions(path, [doc])[0]["answers"] == good["answers"]
+    bad = {**good, "answers": [{**_slot(12, 18), "alternatives": [{"start": 22, "end": 28, "text": "cccccd"}]}]}
+    path.write_text(json.dumps(bad) + "\n", encoding="utf-8")
+    with pytest.raises(DocumentError, match="q.jsonl:1: answer 1, alternative 1: 'text' does not match"):
+        read_questions(path, [doc])
+    path.write_text(json.dumps({**good, "answers": [{**_slot(12, 18), "alternatives": "x"}]}) + "\n", encoding="utf-8")
+    with pytest.raises(DocumentError, match="'alternatives' must be a list"):
+        read_questions(path, [doc])
+    # a slot is kept whole when any of its excerpts lies inside one chunk
+    whole = [{**good, "doc": "d.txt"}]
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10), [doc], whole) == 1.0
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10), [doc], [{**good, "answers": [_slot(12, 18)]}]) == 1.0
+    assert excerpts_kept_whole(FixedSizeChunker(chunk_size=10), [doc],
+                               [{**good, "answers": [_slot(8, 12, (18, 22))]}]) == 0.0
+
+
+def test_the_course_questions_alternatives_are_exact_spans():
+    from chunklab import load_document, load_questions
+
+    for q in load_questions(split="all"):
+        text = load_document(q["doc"]).text
+        for answer in q["answers"]:
+            for alternative in answer.get("alternatives", ()):
+                assert text[alternative["start"] : alternative["end"]] == alternative["text"], q["id"]

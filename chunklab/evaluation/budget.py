@@ -32,6 +32,7 @@ import numpy as np
 
 from ..text.length import TokenizerLike, count_tokens, token_span_array
 from ..text.spans import CharCounter, Span, intersection, union
+from .metrics import chosen_alternatives
 
 if TYPE_CHECKING:
     from ..core import Chunk
@@ -137,36 +138,48 @@ def spend(spans: Sequence[Span] | np.ndarray, costs: Sequence[int] | np.ndarray,
 class Golden:
     """One question's golden excerpts, prepared once for scoring many rankings at many budgets.
 
-    `spans` are the excerpts' spans, `counter` the `CharCounter` of the text they point into.
+    `spans` are the excerpts' spans, `counter` the `CharCounter` of the text they point into;
+    `alternatives`, when some answer has several acceptable excerpts, every slot's acceptable
+    spans (`chunklab.evaluation.metrics.answer_spans`).
     """
 
-    def __init__(self, spans: Sequence[Span], counter: CharCounter) -> None:
-        self.counter = counter
-        self.union = union(spans)
-        self.chars = counter.total(self.union)
-        if self.chars == 0:
+    def __init__(self, spans: Sequence[Span], counter: CharCounter,
+                 alternatives: Sequence[Sequence[Span]] | None = None) -> None:
+        self.counter, self.alternatives = counter, alternatives
+        self.union, self.chars, self.excerpts = self._prepared(spans)
+        reach = self.union if alternatives is None else union(span for slot in alternatives for span in slot)
+        self.first, self.last = reach[0][0], reach[-1][1]
+
+    def _prepared(self, spans: Sequence[Span]) -> tuple[list[Span], int, list[tuple[int, int, int]]]:
+        """``(union, counted characters, [(start, end, counted characters)])`` of golden `spans`."""
+        merged = union(spans)
+        chars = self.counter.total(merged)
+        if chars == 0:
             raise ValueError("the golden excerpts contain no countable characters")
-        self.excerpts = [(s, e, int(counter(s, e))) for s, e in spans if counter(s, e) > 0]
-        self.first, self.last = self.union[0][0], self.union[-1][1]
+        return merged, chars, [(s, e, int(self.counter(s, e))) for s, e in spans if self.counter(s, e) > 0]
 
-    def coverage(self, reached: Sequence[Span]) -> tuple[int, bool]:
-        """``(golden characters covered, every excerpt covered whole)`` by the sent spans that reach
-        past `first` and before `last` (the others hold no golden character)."""
+    def coverage(self, reached: Sequence[Span]) -> tuple[int, bool, int]:
+        """``(golden characters covered, every excerpt covered whole, golden characters)`` by the sent
+        spans that reach past `first` and before `last` (the others hold no golden character). With
+        alternatives, the golden excerpts are those `chosen_alternatives` picks for `reached`."""
         if not reached:
-            return 0, False
+            return 0, False, self.chars
         got = union(reached)
-        covered = self.counter.total(intersection(self.union, got))
-        answered = all(self.counter.total(intersection([(s, e)], got)) == n for s, e, n in self.excerpts)
-        return covered, answered
+        golden, chars, excerpts = self.union, self.chars, self.excerpts
+        if self.alternatives is not None:
+            golden, chars, excerpts = self._prepared(chosen_alternatives(self.alternatives, got, self.counter))
+        covered = self.counter.total(intersection(golden, got))
+        answered = all(self.counter.total(intersection([(s, e)], got)) == n for s, e, n in excerpts)
+        return covered, answered, chars
 
-    def metrics(self, covered: int, answered: bool, sent_chars: int) -> dict[str, float]:
+    def metrics(self, covered: int, answered: bool, golden_chars: int, sent_chars: int) -> dict[str, float]:
         """`chunklab.evaluation.metrics.sent_metrics` of a sending of `sent_chars` counted
-        characters whose `coverage` is ``(covered, answered)``."""
+        characters whose `coverage` is ``(covered, answered, golden_chars)``."""
         return {
             "answered": float(answered),
-            "recall": covered / self.chars,
+            "recall": covered / golden_chars,
             "precision": covered / sent_chars if sent_chars else 0.0,
-            "iou": covered / (sent_chars + self.chars - covered),
+            "iou": covered / (sent_chars + golden_chars - covered),
         }
 
 

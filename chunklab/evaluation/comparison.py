@@ -51,6 +51,7 @@ from .budget import (
 )
 from .metrics import (
     QUESTION_METRICS,
+    answer_spans,
     corpus_structure_metrics,
     excerpts_kept_whole,
     precision_omega,
@@ -470,10 +471,9 @@ class _View:
 
     def __init__(self, pool: _Pool, questions: Sequence[Mapping[str, Any]], expand_hits: Any) -> None:
         self.pool, self.questions, self.expand_hits = pool, questions, expand_hits
-        self.golden = [
-            [(pool.base[q["doc"]] + a["start"], pool.base[q["doc"]] + a["end"]) for a in q["answers"]]
-            for q in questions
-        ]
+        golden = [answer_spans(q, pool.base[q["doc"]]) for q in questions]
+        self.golden = [spans for spans, _ in golden]
+        self.alternatives = [slots for _, slots in golden]  # None for a question without alternatives
         self.chunks: list[tuple[str, Chunk]] = []
         self.spans = np.zeros((0, 2), dtype=np.int64)
 
@@ -504,8 +504,8 @@ class _KView(_View):
 
     def score(self, ranked: Sequence[Sequence[int]], labels: Mapping[str, Any]) -> None:
         """One row per question: its ids, `span_metrics` of what was sent, precision-Ω, `labels`."""
-        for q, gold, omega, hits in zip(self.questions, self.golden, self.omegas, ranked):
-            metrics = span_metrics(self.sent(hits, self.merge_hits), gold, self.pool.counter)
+        for q, gold, slots, omega, hits in zip(self.questions, self.golden, self.alternatives, self.omegas, ranked):
+            metrics = span_metrics(self.sent(hits, self.merge_hits), gold, self.pool.counter, slots)
             self.rows.append({"retriever": labels["retriever"], "k": self.k, "question": q.get("id"), "doc": q["doc"],
                               "kind": q.get("kind"), **metrics, "precision_omega": omega, **labels})
 
@@ -517,7 +517,7 @@ class _BudgetView(_View):
                  budgets: tuple[int, ...], meter: Meter) -> None:
         super().__init__(pool, questions, expand_hits)
         self.budgets, self.meter = budgets, meter
-        self.prepared = [Golden(gold, pool.counter) for gold in self.golden]
+        self.prepared = [Golden(gold, pool.counter, slots) for gold, slots in zip(self.golden, self.alternatives)]
         self.costs = np.zeros(0, dtype=np.int64)
         self.columns: dict[str, list] = {column: [] for column in ROW_COLUMNS}
 

@@ -5,7 +5,19 @@
   offsets (definitions in `span_metrics`);
 * `structure_metrics`: how many chunks cut a word, a sentence, a table row or a code block, and the
   size distribution;
-* `excerpts_kept_whole`: how many golden excerpts a chunking keeps inside a single chunk.
+* `excerpts_kept_whole`: how many golden excerpts a chunking keeps inside a single chunk;
+* `answer_spans`, `chosen_alternatives`: answers with several acceptable excerpts.
+
+An answer (one *slot* of a question's ``answers``) may list ``alternatives``: other excerpts that
+answer it as well, for a document that says the same thing twice::
+
+    {"start": 120, "end": 168, "text": "...", "alternatives": [{"start": 940, "end": 990, "text": "..."}]}
+
+The slot is answered when any one of its excerpts (its own or an alternative) is wholly sent. For
+recall, precision and IoU the excerpt that counts for a slot is the one the reader was best served
+by (`chosen_alternatives`): the first wholly sent, else the one with the most characters sent, else
+the slot's own. A question without alternatives is scored exactly as before. precision-Ω scores the
+slots' own excerpts.
 """
 
 from __future__ import annotations
@@ -24,6 +36,8 @@ from ..text.words import word_spans
 
 __all__ = [
     "QUESTION_METRICS",
+    "answer_spans",
+    "chosen_alternatives",
     "corpus_structure_metrics",
     "excerpts_kept_whole",
     "precision_omega",
@@ -36,9 +50,36 @@ __all__ = [
 QUESTION_METRICS = ("recall@k", "recall", "precision", "iou", "precision_omega", "retrieved_chars")
 
 
+# -- answers with alternatives --------------------------------------------------------------------------
+def answer_spans(question: Mapping[str, Any], base: int = 0) -> tuple[list[Span], list[tuple[Span, ...]] | None]:
+    """A question's golden spans, each slot's own, shifted by `base`; and, when any slot lists
+    ``alternatives``, every slot's acceptable spans (its own first), else None."""
+    golden = [(base + a["start"], base + a["end"]) for a in question["answers"]]
+    if not any(a.get("alternatives") for a in question["answers"]):
+        return golden, None
+    slots = [(own, *((base + b["start"], base + b["end"]) for b in a.get("alternatives", ())))
+             for own, a in zip(golden, question["answers"])]
+    return golden, slots
+
+
+def chosen_alternatives(slots: Sequence[Sequence[Span]], got: Sequence[Span], counter: CharCounter) -> list[Span]:
+    """For each slot (its acceptable spans), the span that counts when the reader received the merged
+    spans `got`: the first one wholly inside `got`, else the one with the most counted characters
+    inside it, the first on ties (the slot's own span when none is reached)."""
+    chosen = []
+    for slot in slots:
+        inside = [counter.total(intersection([span], got)) for span in slot]
+        whole = [span for span, n in zip(slot, inside) if 0 < counter(*span) == n]
+        chosen.append(whole[0] if whole else slot[int(np.argmax(inside))])
+    return chosen
+
+
 # -- span metrics -----------------------------------------------------------------------------------
 def span_metrics(
-    retrieved: Sequence[Span], golden: Sequence[Span], counter: CharCounter | None = None
+    retrieved: Sequence[Span],
+    golden: Sequence[Span],
+    counter: CharCounter | None = None,
+    alternatives: Sequence[Sequence[Span]] | None = None,
 ) -> dict[str, float]:
     """Retrieval metrics of one question from the spans of its retrieved chunks and golden excerpts.
 
@@ -59,8 +100,14 @@ def span_metrics(
     what the reference implementation of Smith & Troynikov does (chunking_evaluation,
     ``base_evaluation.py``). The alternative, ``covered / |U|``, ignores that redundancy and would
     flatter chunkers with large overlaps; without overlap the two are equal.
+
+    With `alternatives` (each slot's acceptable spans, `answer_spans`), `golden` is replaced by
+    the span that counts for each slot (`chosen_alternatives`), so ``recall@k`` is 1 when any
+    acceptable excerpt of any slot is wholly retrieved.
     """
     count = counter or CharCounter()
+    if alternatives is not None:
+        golden = chosen_alternatives(alternatives, union(retrieved), count)
     gold_chars, covered, retrieved_chars, got = _coverage(retrieved, golden, count)
     hit = any(_wholly_inside(excerpt, got, count) for excerpt in golden if count(*excerpt) > 0)
     return {
@@ -73,7 +120,10 @@ def span_metrics(
 
 
 def sent_metrics(
-    sent: Sequence[Span], golden: Sequence[Span], counter: CharCounter | None = None
+    sent: Sequence[Span],
+    golden: Sequence[Span],
+    counter: CharCounter | None = None,
+    alternatives: Sequence[Sequence[Span]] | None = None,
 ) -> dict[str, float]:
     """The metrics of one question from the spans sent to the reader (the budget view).
 
@@ -81,9 +131,12 @@ def sent_metrics(
     counted character of it in some sent span, possibly spread over several), else 0: the reader
     has the whole answer. ``recall``, ``precision`` and ``iou`` are those of `span_metrics`, with
     `sent` as the retrieved spans: overlapping sent text counts again in the denominators, the
-    coverage is the union.
+    coverage is the union. With `alternatives` (`answer_spans`), a slot is answered when any of its
+    acceptable spans is wholly sent (`chosen_alternatives`).
     """
     count = counter or CharCounter()
+    if alternatives is not None:
+        golden = chosen_alternatives(alternatives, union(sent), count)
     gold_chars, covered, sent_chars, got = _coverage(sent, golden, count)
     answered = all(_wholly_inside(excerpt, got, count) for excerpt in golden if count(*excerpt) > 0)
     return {
@@ -209,12 +262,15 @@ def excerpts_kept_whole(
     """Share of golden excerpts that lie entirely inside at least one chunk of their document.
 
     A retrieval-free view of what boundaries do to answers: an excerpt cut by every chunk that
-    touches it can only be retrieved in pieces. Questions about documents not in `docs` are skipped;
-    an empty set of excerpts gives 0.0.
+    touches it can only be retrieved in pieces. An answer with ``alternatives`` counts once, kept
+    whole when any of its excerpts is. Questions about documents not in `docs` are skipped; an empty
+    set of excerpts gives 0.0.
     """
     spans_by_doc = {doc.name: [(c.start, c.end) for c in chunker(doc.text)] for doc in docs}
-    excerpts = [(q["doc"], a) for q in questions if q["doc"] in spans_by_doc for a in q["answers"]]
+    excerpts = [(q["doc"], [a, *a.get("alternatives", ())]) for q in questions if q["doc"] in spans_by_doc
+                for a in q["answers"]]
     whole = sum(
-        any(start <= a["start"] and a["end"] <= end for start, end in spans_by_doc[name]) for name, a in excerpts
+        any(start <= a["start"] and a["end"] <= end for a in slot for start, end in spans_by_doc[name])
+        for name, slot in excerpts
     )
     return whole / len(excerpts) if excerpts else 0.0

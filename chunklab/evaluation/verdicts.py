@@ -8,6 +8,10 @@ returns with ``budget=...``:
   is never broken by table order) and every chunking not measurably worse than it
   (`chunklab.evaluation.paired`) marked ``"no measurable difference"``, with the difference, its interval and, for a
   yes/no metric, McNemar's exact p as text that never reads as more than the test says;
+* `gate`: whether the questions can name a chunking to recommend at one retriever and budget
+  (`chunklab.evaluation.gate`: best in at least 90 % of resamples of the questions within each
+  document), which ones they rule out, and how many more questions would separate the two leaders;
+  `leaderboard` carries it as ``board.attrs["gate"]``;
 * `curve`: a metric against the budget, one column per chunking (ready for ``.plot()``);
 * `versus`: chosen pairs of chunkings compared at every budget (a variant against its base);
 * `budget_guidance`: "which strategy when", per document kind and per question kind, from
@@ -24,9 +28,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .budget import Comparison
+from .gate import RESAMPLES, Gate, resampling_gate
 from .paired import Paired, interval_text, p_text, paired, signed
 
-__all__ = ["NO_DIFFERENCE", "budget_guidance", "curve", "leaderboard", "named", "versus", "versus_text"]
+__all__ = ["NO_DIFFERENCE", "budget_guidance", "curve", "gate", "leaderboard", "named", "versus", "versus_text"]
 
 #: The `leaderboard` mark of a chunking that the paired test cannot tell from the best (not equality).
 NO_DIFFERENCE = "no measurable difference"
@@ -144,6 +149,10 @@ def leaderboard(
     test says) and ``mark``: ``"best"`` (every chunking with the highest mean), ``"no measurable difference"`` (not
     measurably worse than the best) or ``""`` (measurably worse). `split` keeps one question split
     (``"dev"``, ``"test"``; None: all rows). The index is the rank, from 1.
+
+    The best row is a *recommendation* only when the resampling gate passes: ``board.attrs["gate"]``
+    is the `gate` of the same rows (`chunklab.evaluation.gate.Gate`; ``str()`` of it says
+    "recommended: ..." or "no recommendation: ...", the chunkings ruled out and the questions estimate).
     """
     import pandas as pd
 
@@ -167,7 +176,31 @@ def leaderboard(
         })
     table = pd.DataFrame(records)
     table.index = pd.RangeIndex(1, len(table) + 1, name="rank")
+    table.attrs["gate"] = _gate(rows, metric, seed=seed)
     return table
+
+
+def _gate(rows: Any, metric: str, resamples: int = RESAMPLES, seed: int = 0) -> Gate:
+    """`chunklab.evaluation.gate.resampling_gate` of the rows of one retriever and budget, the
+    questions resampled within their documents."""
+    table = _per_question(rows, metric)
+    documents = rows.groupby("question", sort=False)["doc"].first().reindex(table.index)
+    return resampling_gate(table, list(documents), resamples=resamples, seed=seed)
+
+
+def gate(
+    result: Comparison,
+    retriever: str,
+    budget: int,
+    metric: str = "answered",
+    split: str | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+) -> Gate:
+    """The resampling gate (`chunklab.evaluation.gate`) of the chunkings measured with `retriever`
+    at `budget` on `split` (None: all questions): ``.recommended`` (None when the questions cannot
+    name one), ``.ruled_out``, ``.more_questions``, ``.stability``; ``str()`` says it in words."""
+    return _gate(_select(result, retriever, budget, split), metric, resamples, seed)
 
 
 def curve(result: Comparison, retriever: str, metric: str = "answered", split: str | None = None) -> Any:

@@ -202,7 +202,10 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
          "answers": [{"start": 1234, "end": 1302, "text": "..."}]}
 
     where every answer satisfies
-    ``load_document(q["doc"]).text[start:end] == text``. ``kind`` is one of
+    ``load_document(q["doc"]).text[start:end] == text``. An answer may also list
+    ``"alternatives": [{"start", "end", "text"}, ...]``, other spans that answer it as well (the
+    document says it twice; `chunklab.evaluation.metrics` scores the answer as given when any one is
+    sent). ``kind`` is one of
     :data:`QUESTION_KINDS`; ``split`` is the set the question comes from.
 
     ``split="dev"`` (the default) reads ``data/questions_dev.jsonl``, the questions the course's

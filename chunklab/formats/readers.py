@@ -234,7 +234,9 @@ def read_questions(path: str | os.PathLike[str], documents: Sequence[Document]) 
          "answers": [{"start": 120, "end": 168, "text": "..."}]}
 
     ``doc`` must name one of `documents`; every answer must be an exact span of that document's text
-    (``text == document.text[start:end]``). ``id`` (default ``"<file name>:<line>"``) must be unique;
+    (``text == document.text[start:end]``). An answer may list ``"alternatives"``, other exact spans
+    any one of which answers it as well (`chunklab.evaluation.metrics`), checked the same way.
+    ``id`` (default ``"<file name>:<line>"``) must be unique;
     ``kind`` is optional. Any violation raises `DocumentError` naming the file, the line and the
     problem, so a mistyped span is caught before it silently scores zero.
     """
@@ -279,6 +281,11 @@ def _checked_question(record: Any, documents: Mapping[str, Document], where: str
         raise DocumentError(f"{where}: 'answers' is empty; give at least one golden span")
     for number, answer in enumerate(record["answers"], 1):
         _check_answer(answer, doc, f"{where}: answer {number}")
+        alternatives = answer.get("alternatives", [])
+        if not isinstance(alternatives, list):
+            raise DocumentError(f"{where}: answer {number}: 'alternatives' must be a list, got {alternatives!r}")
+        for other, alternative in enumerate(alternatives, 1):
+            _check_answer(alternative, doc, f"{where}: answer {number}, alternative {other}")
     return dict(record)
 
 

@@ -19,7 +19,10 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 * ``chunklab evaluate PATH... --questions FILE.jsonl --strategy NAME [--param ...]... [--budget N]...``:
   `chunklab.evaluation.comparison.compare` on your own documents and questions: every strategy
   sends the same budget of text per question, and for each retriever and budget the leaderboard
-  says which is best and which show no measurable difference from it (paired test).
+  says which is best and which show no measurable difference from it (paired test), then the
+  resampling gate (`chunklab.evaluation.gate`): a chunking is "recommended" only when it is best in
+  at least 90 % of resamples of the questions, with the chunkings ruled out and an estimate of how
+  many more questions would separate the two leaders.
 
 Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
 as their HTML source instead, markup included (for question spans that index the source).
@@ -350,6 +353,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         for budget in budgets:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
+            print(board.attrs["gate"], file=out)  # "recommended: ..." only when the resampling gate passes
             print(board.round(3).to_string(na_rep=""), file=out)
     return 0
 

@@ -24,7 +24,7 @@ import html
 from typing import Any, Collection, Sequence
 
 from ..evaluation.budget import Comparison
-from ..evaluation.verdicts import NO_DIFFERENCE, curve, leaderboard, named
+from ..evaluation.verdicts import NO_DIFFERENCE, curve, gate, leaderboard, named
 from .static import with_static_view
 
 __all__ = ["FRONT_COLOURS", "curve_plot", "leaderboard_beside", "leaderboard_explorer", "render_leaderboard"]
@@ -101,8 +101,10 @@ def render_leaderboard(
     recall and IoU, then `metric`, rank and mark on `beside`. The best rows and the rows with no
     measurable difference from the best are shaded. The outer
     ``div.chunklab-leaderboard`` carries ``data-retriever``, ``data-budget``, ``data-split``,
-    ``data-best`` (the best labels, joined by " | ") and ``data-undecided`` (how many rows have no
-    measurable difference from the best).
+    ``data-best`` (the best labels, joined by " | "), ``data-undecided`` (how many rows have no
+    measurable difference from the best) and ``data-recommended`` (the chunking the resampling gate
+    recommends on `split`, `chunklab.evaluation.verdicts.gate`; empty when it refuses), whose
+    sentence is shown under the caption.
     """
     board = leaderboard_beside(result, retriever, budget, split, beside, metric)
     questions = int(board["questions"].iloc[0])
@@ -146,9 +148,12 @@ def render_leaderboard(
         + (f" The {html.escape(beside)} columns rank the same chunkings on the {html.escape(beside)} questions." if beside
            else "")
     )
+    verdict = gate(result, retriever, budget, metric, split)
     attrs = (f'data-retriever="{html.escape(retriever)}" data-budget="{budget}" data-split="{html.escape(split)}" '
-             f'data-best="{html.escape(" | ".join(best))}" data-undecided="{undecided}"')
+             f'data-best="{html.escape(" | ".join(best))}" data-undecided="{undecided}" '
+             f'data-recommended="{html.escape(verdict.recommended or "")}"')
     return (f'{_STYLE}<div class="chunklab-leaderboard" {attrs}><div class="lb-caption">{caption}</div>'
+            f'<div class="lb-caption">{html.escape(verdict.text()[0].upper() + verdict.text()[1:])}.</div>'
             f'<table>{"".join(rows)}</table><div class="lb-note">{note}</div></div>')
 
 

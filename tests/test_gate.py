@@ -54,6 +54,17 @@ def test_a_dominant_chunking_is_named():
                                     "each of the 4 documents)")
 
 
+def test_a_stable_leader_the_paired_test_cannot_separate_is_not_recommended():
+    # a answers two questions b misses and nothing else differs: a is best in most resamples, yet
+    # McNemar's exact p is 0.5, so the gate names no winner and says why
+    a, b = answered(80, 40), answered(80, 40)
+    a[50], a[60] = 1, 1
+    result = resampling_gate(table(a=a, b=b), DOCS)
+    assert result.stability >= 0.9 and not result.separated
+    assert result.recommended is None
+    assert "but the paired test does not separate it from b" in result.text()
+
+
 def test_ruled_out_and_contenders_follow_the_shares():
     # a and b disagree on eight questions, five to three; c is never best; shares decide every list
     a, b = answered(60, 30), answered(60, 28, first=5)

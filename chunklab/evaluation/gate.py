@@ -28,11 +28,11 @@ by resampling the questions and asking again:
   the two disagree evenly or not at all (no number of such questions separates them). The smaller
   the gap between the two at the same disagreement, the more questions it takes.
 
-The gate measures how stable the choice is, not whether the first beats the second: two chunkings
-that differ on two questions, both in the first's favour, pass it (the first is best in every
-resample that draws either question) while McNemar's test cannot separate them (p = 0.5). So
-`Gate.text` always says whether the paired test separates the two leaders, and "beats" stays the
-paired test's word (`chunklab.evaluation.paired`).
+Stability alone is not enough: two chunkings that differ on two questions, both in the first's
+favour, give the first every resample that draws either question (about 94 %) while McNemar's test
+cannot separate them (p = 0.5). So a recommendation also needs the paired test of
+`chunklab.evaluation.paired.paired` to separate the two leaders, as the course's "beats" does;
+`Gate.text` says which condition is missing when it refuses.
 
 `resampling_gate` applies the gate to a questions × chunkings table of scores
 (`chunklab.evaluation.verdicts.gate` reads one from a `Comparison`); `questions_to_separate` is the
@@ -148,9 +148,11 @@ class Gate:
 
     @property
     def recommended(self) -> str | None:
-        """The chunking best in at least ``choose`` of the resamples, or None (the gate refuses)."""
+        """The chunking best in at least ``choose`` of the resamples and separated from the runner-up
+        by the paired test, or None (the gate refuses)."""
         top = next(iter(self.shares))
-        return top if self.shares[top] >= self.choose else None
+        stable = self.shares[top] >= self.choose
+        return top if stable and (self.separated or len(self.leaders) < 2) else None
 
     @property
     def ruled_out(self) -> list[str]:
@@ -172,6 +174,9 @@ class Gate:
         top = next(iter(self.shares))
         if self.recommended is not None:
             words = f"recommended: {top} (best in {self.stability:.0%} of {draws})"
+        elif self.stability >= self.choose:
+            words = (f"no recommendation: {top} is best in {self.stability:.0%} of {draws}, but the paired test "
+                     f"does not separate it from {self.leaders[1]}")
         else:
             words = (f"no recommendation: the most often best, {top}, is best in only {self.stability:.0%} of {draws} "
                      f"({self.choose:.0%} needed)")

@@ -72,6 +72,8 @@ class Exercise:
       (`solution_source`), and `reference_answer` is what the tests feed the check.
     * ``wrong``: functions returning wrong answers a learner might give (an off-by-one rule, the
       naive guess), each of which the check must reject.
+    * ``digits``: for an answer with decimals, the decimal places the question asks for; the check
+      must accept the answer rounded to them (`same_number`). None: whole numbers or no numbers.
     """
 
     id: str
@@ -80,6 +82,7 @@ class Exercise:
     check: Callable[[Any], str]
     solution: Callable[..., Any]
     wrong: tuple[Callable[[], Any], ...] = field(default=())
+    digits: int | None = None
 
     def reference_answer(self) -> Any:
         """The answer the solution gives (the function itself for an ``"implement"`` exercise)."""
@@ -91,14 +94,15 @@ EXERCISES: dict[str, Exercise] = {}
 
 
 def exercise(
-    id: str, title: str, kind: ExerciseKind, solution: Callable[..., Any], wrong: tuple[Callable[[], Any], ...] = ()
+    id: str, title: str, kind: ExerciseKind, solution: Callable[..., Any], wrong: tuple[Callable[[], Any], ...] = (),
+    digits: int | None = None,
 ) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
-    """Decorator for a check function: registers `Exercise(id, title, kind, check, solution, wrong)`."""
+    """Decorator for a check function: registers `Exercise(id, title, kind, check, solution, wrong, digits)`."""
 
     def register(check_fn: Callable[[Any], str]) -> Callable[[Any], str]:
         if id in EXERCISES:
             raise ValueError(f"exercise {id} is defined twice")
-        EXERCISES[id] = Exercise(id, title, kind, check_fn, solution, tuple(wrong))
+        EXERCISES[id] = Exercise(id, title, kind, check_fn, solution, tuple(wrong), digits)
         return check_fn
 
     return register

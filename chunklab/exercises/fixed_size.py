@@ -89,14 +89,14 @@ def check_safe_overlap(rule) -> str:
 
 #: Exercise 3's explanations of why snapping to words leaves the share of sentences cut unchanged.
 SNAP_CHOICES = {
-    "A": "Snapping only takes effect together with chunk_overlap, and the table was measured without any "
-         "overlap, so the boundaries did not move.",
+    "A": "Snapping only takes effect together with chunk_overlap, and the failure-mode table was measured "
+         "without any overlap, so no boundary moved.",
     "B": "With snap_to_words the chunker measures chunk_size in words instead of characters, so sentences are "
          "cut at the same rate as before.",
-    "C": "Snapping moves a boundary back a few characters to the previous space, which is almost never a "
-         "sentence end, so a cut sentence stays cut.",
+    "C": "Snapping pulls a boundary back a few characters to the previous space, rarely a sentence end, so a "
+         "cut sentence stays cut.",
     "D": "The sentence splitter runs on the snapped chunks and finds fewer sentences in them, which hides the "
-         "sentences that snapping saved.",
+         "sentences snapping saved.",
 }
 _SNAP_HINTS = {
     "A": "snapping moves every boundary that falls inside a word, with or without overlap.",

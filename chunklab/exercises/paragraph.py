@@ -133,12 +133,12 @@ def check_breaks(answer) -> str:
 REPORT_CHOICES = {
     "A": "ParagraphChunker treats every single line break as a paragraph break, and the report's printed lines "
          "are short, so every line is cut off.",
-    "B": "Extracted PDF text has blank lines only between pages, so each blank-line 'paragraph' is a whole "
-         "page, longer than chunk_size, packed into pieces.",
-    "C": "A PDF has no sentence punctuation the splitter trusts, so ParagraphChunker falls back to fixed-size "
-         "windows and marks each of them cut.",
+    "B": "Extracted PDF text has blank lines only between pages: each 'paragraph' is a whole page, longer than "
+         "chunk_size, packed into pieces.",
+    "C": "A PDF has no sentence punctuation that the splitter trusts, so ParagraphChunker falls back to "
+         "fixed-size windows and marks each of them cut.",
     "D": "min_chunk_size merges the report's many short paragraphs into chunks that grow too big, and those "
-         "are then cut again to chunk_size.",
+         "chunks are then cut again to chunk_size.",
 }
 _REPORT_HINTS = {
     "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would "

@@ -50,14 +50,14 @@ def check_std_dev_breakpoints(candidate) -> str:
 
 #: Exercise 2's explanations of why semantic chunking beats fixed windows but not the recursive splitter.
 SURPRISE_CHOICES = {
-    "A": "BM25 compares the embeddings of the question and of each chunk, so chunks cut where the meaning "
-         "changes match the question better.",
-    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer and fewer "
-         "answers are cut at its edges.",
-    "C": "Fixed windows end wherever 600 characters run out, cutting sentences; recursive and semantic chunks "
-         "end between sentences, and that is most of the gain.",
-    "D": "The test questions were written after looking at semantic chunks, so their golden answers happen to "
-         "line up with semantic boundaries.",
+    "A": "BM25 compares the embeddings of the question and of each chunk, so the chunks cut where the meaning "
+         "changes match a question better.",
+    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer, and fewer "
+         "answers are cut at the chunk edges.",
+    "C": "Fixed windows end wherever 600 characters run out, mid-sentence; recursive and semantic chunks end "
+         "between sentences: most of the gain.",
+    "D": "The test questions were written after looking at the semantic chunks, so their golden answers happen "
+         "to line up with semantic boundaries.",
 }
 _SURPRISE_HINTS = {
     "A": "BM25 counts the question's words in each chunk; it never sees an embedding.",

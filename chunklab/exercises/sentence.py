@@ -139,14 +139,14 @@ def check_long_sentence(answer) -> str:
 
 #: Exercise 3's explanations of why almost every chunk of the CSV file is a piece of a cut sentence.
 CSV_CHOICES = {
-    "A": "The regex splitter treats every comma of a CSV file as the end of a sentence, so each field becomes "
-         "a tiny piece that is marked as cut.",
-    "B": "SentenceChunker recognises CSV input from its commas and header line and hands the file to "
+    "A": "The regex splitter treats every comma of a CSV file as the end of a sentence, so each field of every "
+         "row becomes a tiny piece that is marked as cut.",
+    "B": "SentenceChunker recognises CSV input from its commas and its header line and hands the whole file to "
          "FixedSizeChunker, whose windows cut rows.",
     "C": "Every row of a table is first split into its cells, so each cell becomes a piece of its own, and "
          "such a piece is always marked as cut.",
-    "D": "Its rows rarely end with a full stop and a single line break ends no sentence, so the splitter finds "
-         "a few huge 'sentences', each cut at word boundaries.",
+    "D": "Rows rarely end with a full stop and one line break ends no sentence, so the splitter finds a few "
+         "huge 'sentences', cut at word boundaries.",
 }
 _CSV_HINTS = {
     "A": "then the sentences would be tiny, and nothing would need cutting.",

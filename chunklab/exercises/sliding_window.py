@@ -92,13 +92,13 @@ def check_safe_stride(stride) -> str:
 #: Exercise 3's explanations of why stride 150 answers fewer questions than stride 300 at 2,000 characters.
 DUPLICATE_CHOICES = {
     "A": "With four copies of every word in the index, BM25's document frequencies grow, so it ranks the "
-         "window that holds the answer lower.",
+         "window that holds the answer lower down.",
     "B": "Windows 150 characters apart overlap by three quarters, so the top-ranked windows are mostly one "
-         "passage shifted: the budget pays again for text sent.",
-    "C": "A smaller stride also makes the windows smaller, so fewer answers fit inside a single window and "
-         "more of them are cut at its edges.",
+         "passage shifted: text paid for again.",
+    "C": "A smaller stride also makes the windows themselves smaller, so fewer answers fit inside a single "
+         "window and more are cut at its edges.",
     "D": "The budget counts each character once however often it is sent, so stride 150 is sent more text in "
-         "all, and more of it is noise.",
+         "all, and more of that text is noise.",
 }
 _DUPLICATE_HINTS = {
     "A": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",

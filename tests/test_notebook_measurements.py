@@ -112,8 +112,9 @@ def test_notebook_00_names_the_budgets_of_every_notebook(path: Path) -> None:
         assert not missing, f"notebook {number(path)} measures at {missing}, which 00's row does not name: {row}"
 
 
-#: Code that makes paired verdicts: `versus(...)`, or `.verdict` of a `paired(...)` comparison.
-VERDICTS = re.compile(r"\bversus\(|\bpaired\([^\n]*\)\.verdict\b")
+#: Code that makes paired verdicts: `versus(...)`, `.verdict` of a `paired(...)` comparison, or a
+#: notebook's own `verdict(...)` helper.
+VERDICTS = re.compile(r"\bversus\(|\bpaired\([^\n]*\)\.verdict\b|\bverdict\(")
 #: Code that shows the test beside them: the verdict table, or the p-value itself.
 SHOWS_THE_TEST = re.compile(r"\bverdict_table\(|p_value|McNemar p")
 
@@ -137,7 +138,9 @@ def is_checks(source: str) -> bool:
 def test_the_verdict_pattern_catches_what_it_is_for() -> None:
     assert VERDICTS.search('verdicts = versus(result, PAIRS, "bm25")')
     assert VERDICTS.search("{b: paired(s[a, b], s[c, b], names=(a, c)).verdict for b in BUDGETS}")
+    assert VERDICTS.search('{budget: verdict("modality + context", fixed_label, budget) for budget in BUDGETS}')
     assert not VERDICTS.search("from chunklab.evaluation.verdicts import curve")
+    assert not VERDICTS.search("goal = goal_verdict(result)")
     assert SHOWS_THE_TEST.search("display(verdict_table(verdicts))")
     assert SHOWS_THE_TEST.search('shown = verdicts[["a", "b", "p_value", "verdict"]]')
     assert not SHOWS_THE_TEST.search('verdicts.pivot(index="pair", columns="budget", values="verdict")')

@@ -49,3 +49,10 @@ def test_scores_without_a_p_value_get_none() -> None:
     table = verdict_table(scores, percent=False)
     assert table["McNemar p"].tolist() == [""] and table["difference"].tolist() == ["+0.020"]
     assert verdict_footnote(scores) == ""
+
+
+def test_the_footnote_reads_a_leaderboard_too() -> None:
+    board = pd.DataFrame({"chunker": ["best", "second"], "low": [0.0, -0.09], "high": [0.0, -0.01],
+                          "p_value": [None, 0.07], "mark": ["best", "no measurable difference"]})
+    assert verdict_footnote(board).startswith(INTERVAL_ONLY)
+    assert verdict_footnote(board.iloc[:1]) == ""

@@ -58,7 +58,9 @@ def verdict_table(verdicts: Any, by: Sequence[str] = ("a", "b", "budget"), alpha
 
 def verdict_footnote(verdicts: Any, alpha: float = 0.05) -> str:
     """The footnote for the marks `verdict_table` puts on `verdicts`: which test decides a row where
-    the interval and McNemar's p disagree, and why; ``""`` when they agree on every row."""
+    the interval and McNemar's p disagree, and why; ``""`` when they agree on every row. Any table
+    with the columns ``low``, ``high`` and ``p_value`` will do: a `versus` table, or a `leaderboard`
+    (whose best row, without a p-value, needs no note)."""
     marks = {_disagreement(row, alpha) for _, row in verdicts.iterrows()} - {""}
     notes = []
     if INTERVAL_ONLY in marks:

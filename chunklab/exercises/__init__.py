@@ -9,6 +9,11 @@ solution (it must pass), and can verify that the solution a notebook shows is th
 `check` prints a line and returns for an unanswered exercise (``None``), so that running a whole
 notebook never fails on exercises and never prints a solution: it raises `ExerciseFailed` with a hint
 for a wrong answer, and confirms a right one.
+
+Checks read an answer the way a learner may write it, through the helpers here, never by hand: a
+number of any real type (`real_number`, `whole_number`, `numbers_of`; ``np.int64(254)`` and
+``254.0`` are 254), to the places the question asks for (`same_number`), and a letter in any case
+with spaces around it (`letter_of`, `pick`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ def versus_rows(rows: list[tuple]) -> pd.DataFrame:
 
 
 AGREE = versus_rows([
-    ("x", "y", 500, 0.10, 0.04, 0.16, 0.001, "x beats y"),
+    ("x", "y", 500, 0.10, 0.04, 0.16, 0.0004, "x beats y"),
     ("x", "z", 500, 0.01, -0.03, 0.05, 0.70, "no measurable difference"),
     ("x", "y", 1000, -0.00004, -0.02, 0.0003, 0.90, "no measurable difference"),
     ("x", "z", 1000, -0.08, -0.13, -0.02, 0.004, "z beats x"),
@@ -25,7 +25,7 @@ def test_it_shows_difference_interval_p_and_verdict_pair_by_pair() -> None:
     table = verdict_table(AGREE)
     assert list(table.columns) == ["difference", "95% interval", "McNemar p", "verdict"]
     assert list(table.index) == [("x", "y", 500), ("x", "y", 1000), ("x", "z", 500), ("x", "z", 1000)]
-    assert table.loc[("x", "y", 500)].tolist() == ["+10.0", "+4.0 to +16.0", "0.001", "x beats y"]
+    assert table.loc[("x", "y", 500)].tolist() == ["+10.0", "+4.0 to +16.0", "< 0.001", "x beats y"]
     assert table.loc[("x", "z", 1000), "difference"] == "−8.0"
     small = table.loc[("x", "y", 1000)]
     assert small["difference"] != "0.0" and small["95% interval"].endswith("+0.03"), "rounding hides no difference"

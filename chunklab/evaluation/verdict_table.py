@@ -50,7 +50,7 @@ def verdict_table(verdicts: Any, by: Sequence[str] = ("a", "b", "budget"), alpha
     shown = table[[]].copy()
     shown["difference"] = [signed(d, digits, scale) for d in table["difference"]]
     shown[f"{1 - alpha:.0%} interval"] = [interval_text(lo, hi, digits, scale) for lo, hi in zip(table["low"], table["high"])]
-    shown["McNemar p"] = ["" if p is None or p != p else p_text(p, alpha).removeprefix("p = ") + mark
+    shown["McNemar p"] = ["" if p is None or p != p else p_text(p, alpha).removeprefix("p = ").removeprefix("p ") + mark
                           for p, mark in zip(table["p_value"], marks)]
     shown["verdict"] = table["verdict"].to_numpy()
     return shown

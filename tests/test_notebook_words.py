@@ -17,7 +17,8 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 #: Words that point at the project's history: an issue by number, a default or a loader as it once was.
 HISTORY = re.compile(
     r"\bissues? #?\d+|\bthe old default|\bold defaults?\b|\bdid before\b|\b(?:previous|earlier|older) versions?\b"
-    r"|\bthe seeds'|\bthe seed's\b|\bused to be\b|\bhas been (?:changed|renamed|fixed)\b",
+    r"|\bthe seeds'|\bthe seed's\b|\bused to be\b|\bhas been (?:changed|renamed|fixed)\b"
+    r"|\badded later\b|\b(?:new|original|added) \d+\b|\b\d+ (?:original|added|new)\b",
     re.IGNORECASE,
 )
 
@@ -44,9 +45,11 @@ def test_no_learner_facing_text_speaks_of_the_projects_history(path: Path) -> No
 
 def test_the_pattern_catches_what_it_is_for() -> None:
     for phrase in ("written for issue 22", "(the old default)", "as this course's loader did before",
-                   "The seeds' settings", "the seed's settings", "in a previous version"):
+                   "The seeds' settings", "the seed's settings", "in a previous version", "40 added later",
+                   "f1 new 40", "55 original passages", "On the 40 added passages"):
         assert HISTORY.search(phrase), phrase
-    for phrase in ("an issue with overlap", "a random seed of 4", "no longer fits", "LangChain's #21475"):
+    for phrase in ("an issue with overlap", "a random seed of 4", "no longer fits", "LangChain's #21475",
+                   "the original text", "a new chunk of 40 characters", "40 hard passages", "added to the index"):
         assert not HISTORY.search(phrase), phrase
 
 
@@ -70,3 +73,29 @@ def test_the_equality_pattern_catches_what_it_is_for() -> None:
     for phrase in ("as many as fit in `chunk_overlap`", "sentences about the same entities", "no measurable difference",
                    "a time budget", "entities", "tidied"):
         assert not EQUALITY.search(phrase), phrase
+
+
+#: Names in code that word a verdict as equality (`my_tie_choice`, `TIE_CHOICES`): a learner reads them too.
+EQUALITY_NAMES = re.compile(r"\b\w*(?:_tie|tie_|_TIE|TIE_)\w*\b|\b(?:tie|TIE|tied)\b")
+
+
+def code_names(code: str) -> set[str]:
+    """The names a code cell uses or defines (magics and shell lines left out)."""
+    source = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {token.string for token in tokens if token.type == tokenize.NAME}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_name_a_learner_reads_words_a_verdict_as_a_tie(path: Path) -> None:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found = sorted({(i, name) for i, c in enumerate(cells) if c["cell_type"] == "code"
+                    for name in code_names("".join(c["source"])) if EQUALITY_NAMES.fullmatch(name)})
+    assert not found, f"code names that call a verdict a tie: {found}"
+
+
+def test_the_name_pattern_catches_what_it_is_for() -> None:
+    for name in ("my_tie_choice", "TIE_CHOICES", "solution_tie_choice", "tied"):
+        assert EQUALITY_NAMES.fullmatch(name), name
+    for name in ("entities", "tidied", "time_budget", "my_untied", "multiple"):
+        assert not EQUALITY_NAMES.fullmatch(name), name

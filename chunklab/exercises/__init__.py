@@ -9,20 +9,28 @@ solution (it must pass), and can verify that the solution a notebook shows is th
 `check` prints a line and returns for an unanswered exercise (``None``), so that running a whole
 notebook never fails on exercises and never prints a solution: it raises `ExerciseFailed` with a hint
 for a wrong answer, and confirms a right one.
+
+Checks read an answer the way a learner may write it, through the helpers here, never by hand: a
+number of any real type (`real_number`, `whole_number`, `numbers_of`; ``np.int64(254)`` and
+``254.0`` are 254), to the places the question asks for (`same_number`), and a letter in any case
+with spaces around it (`letter_of`, `pick`).
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import math
+import numbers
+import re
 import sys
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 
 __all__ = [
-    "EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "pick", "refuse_library",
-    "solution_source",
+    "EXERCISES", "Exercise", "ExerciseFailed", "check", "exercise", "exercises_of", "letter_of", "numbers_of", "pick",
+    "real_number", "refuse_library", "same_number", "solution_source", "whole_number",
 ]
 
 #: Which module holds each notebook's exercises, by notebook number.
@@ -69,6 +77,8 @@ class Exercise:
       (`solution_source`), and `reference_answer` is what the tests feed the check.
     * ``wrong``: functions returning wrong answers a learner might give (an off-by-one rule, the
       naive guess), each of which the check must reject.
+    * ``digits``: for an answer with decimals, the decimal places the question asks for; the check
+      must accept the answer rounded to them (`same_number`). None: whole numbers or no numbers.
     """
 
     id: str
@@ -77,6 +87,7 @@ class Exercise:
     check: Callable[[Any], str]
     solution: Callable[..., Any]
     wrong: tuple[Callable[[], Any], ...] = field(default=())
+    digits: int | None = None
 
     def reference_answer(self) -> Any:
         """The answer the solution gives (the function itself for an ``"implement"`` exercise)."""
@@ -88,26 +99,77 @@ EXERCISES: dict[str, Exercise] = {}
 
 
 def exercise(
-    id: str, title: str, kind: ExerciseKind, solution: Callable[..., Any], wrong: tuple[Callable[[], Any], ...] = ()
+    id: str, title: str, kind: ExerciseKind, solution: Callable[..., Any], wrong: tuple[Callable[[], Any], ...] = (),
+    digits: int | None = None,
 ) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
-    """Decorator for a check function: registers `Exercise(id, title, kind, check, solution, wrong)`."""
+    """Decorator for a check function: registers `Exercise(id, title, kind, check, solution, wrong, digits)`."""
 
     def register(check_fn: Callable[[Any], str]) -> Callable[[Any], str]:
         if id in EXERCISES:
             raise ValueError(f"exercise {id} is defined twice")
-        EXERCISES[id] = Exercise(id, title, kind, check_fn, solution, tuple(wrong))
+        EXERCISES[id] = Exercise(id, title, kind, check_fn, solution, tuple(wrong), digits)
         return check_fn
 
     return register
 
 
+def real_number(value: Any, what: str) -> float:
+    """`value` as a float if it is a real number of any type (an int, a float, a numpy integer or
+    float, a `fractions.Fraction`), else `ExerciseFailed` saying that `what` is a number. A bool, a
+    string, NaN and infinity are refused: a learner who types ``"254"`` or ``True`` is told so."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_" or not isinstance(value, numbers.Real):
+        raise ExerciseFailed(f"{what} is a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ExerciseFailed(f"{what} is a finite number, got {value!r}")
+    return number
+
+
+def whole_number(value: Any, what: str) -> int:
+    """`value` as an int if it is a real number with no fractional part (``254``, ``np.int64(254)``,
+    ``254.0``), else `ExerciseFailed` saying that `what` is a whole number."""
+    number = real_number(value, what)
+    if not number.is_integer():
+        raise ExerciseFailed(f"{what} is a whole number, got {value!r}")
+    return int(number)
+
+
+def numbers_of(answer: Any, count: int, what: str) -> tuple[int, ...]:
+    """`answer` as a tuple of `count` whole numbers (`whole_number` each: any integer type, or a float
+    with no fractional part), else `ExerciseFailed` asking for `what`."""
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
+        raise ExerciseFailed(f"answer with {what}, got {answer!r}")
+    values = tuple(answer)
+    if len(values) != count:
+        raise ExerciseFailed(f"answer with {what}: {count} numbers, got {len(values)}")
+    try:
+        return tuple(whole_number(value, "each") for value in values)
+    except ExerciseFailed:
+        raise ExerciseFailed(f"answer with {what}, whole numbers each, got {answer!r}") from None
+
+
+def same_number(answer: Any, expected: float, digits: int, what: str) -> bool:
+    """Whether `answer`, a real number of any type (`real_number`), is `expected` to the `digits`
+    decimal places the question asks for: the exact value and any rounding of it to `digits` or more
+    places pass, a value off by more than half a unit in the last asked place does not."""
+    return abs(real_number(answer, what) - expected) <= 0.5 * 10.0**-digits + 1e-12
+
+
+def letter_of(choice: Any, choices: Mapping[str, str]) -> str:
+    """The letter a multiple-choice answer names, in any case, with spaces, quotes, a full stop or
+    brackets around it (``" b"``, ``"B."``, ``"(b)"``); `ExerciseFailed` naming the letters allowed
+    when it names none of `choices`."""
+    letter = re.sub(r"[\s.()\"']", "", str(choice)).upper()
+    if letter not in choices:
+        raise ExerciseFailed(f"answer with one of the letters {', '.join(choices)}, got {choice!r}")
+    return letter
+
+
 def pick(choice: Any, choices: Mapping[str, str], hints: Mapping[str, str], right: str) -> None:
     """The check of a multiple-choice answer: pass if `choice` is the letter `right` of `choices`
-    (any case, spaces ignored), else raise `ExerciseFailed` naming the letters allowed or giving the
-    chosen letter's hint from `hints` (never the right letter)."""
-    letter = str(choice).strip().upper()
-    if letter not in choices:
-        raise ExerciseFailed(f"answer with one of the letters {', '.join(choices)}")
+    (`letter_of`: any case, spaces ignored), else raise `ExerciseFailed` naming the letters allowed or
+    giving the chosen letter's hint from `hints` (never the right letter)."""
+    letter = letter_of(choice, choices)
     if letter != right:
         raise ExerciseFailed(f"not {letter}: {hints[letter]}")
 

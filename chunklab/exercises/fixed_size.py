@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..strategies import FixedSizeChunker, fixed
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, pick, refuse_library, whole_number
 
 #: ``(n, chunk_size, chunk_overlap)`` cases: a text of n characters, no whitespace to trim. Besides
 #: exact and inexact fits: an empty text, texts shorter than one window, with and without overlap,
@@ -65,12 +65,13 @@ def solution_safe_overlap(L: int) -> int:
 
 
 @exercise("01.2", "how much overlap keeps an answer whole?", "implement", solution=solution_safe_overlap,
-          wrong=(lambda: lambda L: L, lambda: lambda L: max(0, L - 2), lambda: lambda L: 100))
+          wrong=(lambda: lambda L: L, lambda: lambda L: max(0, L - 2), lambda: lambda L: 100, lambda: lambda L: L + 1,
+                 lambda: lambda L: L / 2, lambda: lambda L: L - 0.5, lambda: lambda L: str(max(0, L - 1))))
 def check_safe_overlap(rule) -> str:
     """`rule(L)` must be safe for every excerpt of L characters, and one less must not be."""
     for length in (1, 2, 40, 150, 299):
-        overlap = rule(length)
-        if not isinstance(overlap, int) or not 0 <= overlap < 300:
+        overlap = whole_number(rule(length), f"rule({length})")
+        if not 0 <= overlap < 300:
             raise ExerciseFailed(f"rule({length}) = {overlap!r}: an overlap is an int in [0, chunk_size) (here 300)")
         cut = _cut_excerpt(length, overlap)
         if cut is not None:
@@ -88,14 +89,14 @@ def check_safe_overlap(rule) -> str:
 
 #: Exercise 3's explanations of why snapping to words leaves the share of sentences cut unchanged.
 SNAP_CHOICES = {
-    "A": "Snapping only takes effect together with chunk_overlap, and the table was measured without any "
-         "overlap, so the boundaries did not move.",
+    "A": "Snapping only takes effect together with chunk_overlap, and the failure-mode table was measured "
+         "without any overlap, so no boundary moved.",
     "B": "With snap_to_words the chunker measures chunk_size in words instead of characters, so sentences are "
          "cut at the same rate as before.",
-    "C": "Snapping moves a boundary back a few characters to the previous space, which is almost never a "
-         "sentence end, so a cut sentence stays cut.",
+    "C": "Snapping pulls a boundary back a few characters to the previous space, rarely a sentence end, so a "
+         "cut sentence stays cut.",
     "D": "The sentence splitter runs on the snapped chunks and finds fewer sentences in them, which hides the "
-         "sentences that snapping saved.",
+         "sentences snapping saved.",
 }
 _SNAP_HINTS = {
     "A": "snapping moves every boundary that falls inside a word, with or without overlap.",

@@ -114,13 +114,13 @@ def check_snippet_modalities(modalities) -> str:
 #: recursive splitter, when it beats size-matched fixed windows.
 RECURSIVE_CHOICES = {
     "A": "The recursive splitter indexes each chunk's context in front of it and the modality chunker does "
-         "not, which evens out table questions.",
-    "B": "The recursive splitter's chunks are larger on average, so at the same budget it sends more text and "
-         "catches the answers the other keeps.",
+         "not, which evens out the table questions.",
+    "B": "The recursive splitter's chunks are larger on average, so at the same budget of characters it sends "
+         "more text and catches the answers that the other one keeps.",
     "C": "BM25 ignores table markup such as pipes and dashes, so keeping a table whole cannot change which "
          "chunk it ranks first for a question.",
-    "D": "The recursive splitter cuts at paragraphs, then lines, so it also keeps nearly every table row and "
-         "code line whole; where the two differ, it goes both ways.",
+    "D": "Cutting at paragraphs, then lines, the recursive splitter keeps nearly all table rows and code lines "
+         "whole too; where they differ, it goes both ways.",
 }
 _RECURSIVE_HINTS = {
     "A": "the recursive splitter sets no context; the modality rows are measured with and without theirs.",

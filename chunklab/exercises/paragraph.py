@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..formats.corpus import load_document
 from ..strategies import ParagraphChunker, paragraph
 from ..text.paragraphs import paragraph_spans
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, numbers_of, pick, refuse_library
 
 #: The minimum sizes exercise 1's check tries.
 MERGE_SIZES = (0, 100, 200, 400)
@@ -45,8 +45,27 @@ def _forward_without_last(text: str, spans: list[tuple[int, int]], min_size: int
     return merged
 
 
+def _merge_without_gaps(text: str, spans: list[tuple[int, int]], min_size: int) -> list[tuple[int, int]]:
+    """Merging forward, measuring a chunk as the sum of its paragraphs' lengths: the blank lines
+    between them left out (the slip exercise 1's check names)."""
+    merged: list[tuple[int, int]] = []
+    sizes: list[int] = []
+    for start, end in spans:
+        if merged and sizes[-1] < min_size:
+            merged[-1], sizes[-1] = (merged[-1][0], end), sizes[-1] + end - start
+        else:
+            merged.append((start, end))
+            sizes.append(end - start)
+    if len(merged) > 1 and sizes[-1] < min_size:
+        last = merged.pop()
+        sizes[-2] += sizes.pop()
+        merged[-1] = (merged[-1][0], last[1])
+    return merged
+
+
 @exercise("03.1", "merge forward, from scratch", "implement", solution=solution_merge,
           wrong=(lambda: _merge_backward, lambda: _forward_without_last, lambda: lambda text, spans, min_size: list(spans),
+                 lambda: _merge_without_gaps,
                  lambda: lambda text, spans, min_size: [(c.start, c.end) for c in ParagraphChunker(
                      min_chunk_size=min_size, chunk_size=max(len(text), min_size + 1))(text)]))
 def check_merge(candidate) -> str:
@@ -65,8 +84,13 @@ def check_merge(candidate) -> str:
         got = [tuple(span) for span in candidate(agreement, list(spans), min_size)]
         if got != expected:
             first = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-            hint = ("which span grows: the short one takes the next span in, until it is long enough"
-                    if first < len(expected) - 1 else "look at the end of the text: a short last chunk has no next span")
+            if got == _merge_without_gaps(agreement, list(spans), min_size):
+                hint = ("a chunk's size is from its first character to its last, so the blank lines between its "
+                        "paragraphs count too: measure end - start of the merged chunk, not the sum of its paragraphs")
+            elif first < len(expected) - 1:
+                hint = "which span grows: the short one takes the next span in, until it is long enough"
+            else:
+                hint = "look at the end of the text: a short last chunk has no next span"
             raise ExerciseFailed(
                 f"with min_size={min_size}: {len(got)} chunks against the library's {len(expected)}, first different "
                 f"at chunk {first}. Hint: {hint}."
@@ -88,13 +112,11 @@ def solution_breaks() -> tuple[int, int]:
 
 
 @exercise("03.2", "what is a paragraph break?", "predict", solution=solution_breaks,
-          wrong=(lambda: (5, 1), lambda: (4, 4), lambda: (3, 1)))
+          wrong=(lambda: (5, 1), lambda: (4, 4), lambda: (3, 1), lambda: (6, 1), lambda: (4, 2), lambda: (4.5, 1),
+                 lambda: "4, 1"))
 def check_breaks(answer) -> str:
     """`answer` is ``(paragraphs with no merging, chunks with the defaults)`` for `BREAKS_TEXT`."""
-    try:
-        paragraphs, chunks = (int(v) for v in answer)
-    except (TypeError, ValueError):
-        raise ExerciseFailed("answer with a pair of numbers: (paragraphs, chunks with the defaults)") from None
+    paragraphs, chunks = numbers_of(answer, 2, "a pair of numbers: (paragraphs, chunks with the defaults)")
     expected_paragraphs, expected_chunks = solution_breaks()
     if paragraphs != expected_paragraphs:
         hint = ("a blank line inside a fenced code block does not end a paragraph: the fence is one block"
@@ -111,12 +133,12 @@ def check_breaks(answer) -> str:
 REPORT_CHOICES = {
     "A": "ParagraphChunker treats every single line break as a paragraph break, and the report's printed lines "
          "are short, so every line is cut off.",
-    "B": "Extracted PDF text has blank lines only between pages, so each blank-line 'paragraph' is a whole "
-         "page, longer than chunk_size, packed into pieces.",
-    "C": "A PDF has no sentence punctuation the splitter trusts, so ParagraphChunker falls back to fixed-size "
-         "windows and marks each of them cut.",
+    "B": "Extracted PDF text has blank lines only between pages: each 'paragraph' is a whole page, longer than "
+         "chunk_size, packed into pieces.",
+    "C": "A PDF has no sentence punctuation that the splitter trusts, so ParagraphChunker falls back to "
+         "fixed-size windows and marks each of them cut.",
     "D": "min_chunk_size merges the report's many short paragraphs into chunks that grow too big, and those "
-         "are then cut again to chunk_size.",
+         "chunks are then cut again to chunk_size.",
 }
 _REPORT_HINTS = {
     "A": "then the report's paragraphs would be single lines, far shorter than chunk_size, and nothing would "

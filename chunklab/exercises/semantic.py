@@ -7,7 +7,7 @@ import numpy as np
 
 from ..strategies import semantic
 from ..strategies.semantic import breakpoints, optimal_segments
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, numbers_of, pick, refuse_library
 
 #: Exercise 1's cases: ``(distances, z)``. Random curves, ties at the cut-off, a flat curve, a short curve.
 _RNG = np.random.default_rng(4)
@@ -50,14 +50,14 @@ def check_std_dev_breakpoints(candidate) -> str:
 
 #: Exercise 2's explanations of why semantic chunking beats fixed windows but not the recursive splitter.
 SURPRISE_CHOICES = {
-    "A": "BM25 compares the embeddings of the question and of each chunk, so chunks cut where the meaning "
-         "changes match the question better.",
-    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer and fewer "
-         "answers are cut at its edges.",
-    "C": "Fixed windows end wherever 600 characters run out, cutting sentences; recursive and semantic chunks "
-         "end between sentences, and that is most of the gain.",
-    "D": "The test questions were written after looking at semantic chunks, so their golden answers happen to "
-         "line up with semantic boundaries.",
+    "A": "BM25 compares the embeddings of the question and of each chunk, so the chunks cut where the meaning "
+         "changes match a question better.",
+    "B": "Semantic chunks are bigger than fixed windows, so each chunk sent holds more of an answer, and fewer "
+         "answers are cut at the chunk edges.",
+    "C": "Fixed windows end wherever 600 characters run out, mid-sentence; recursive and semantic chunks end "
+         "between sentences: most of the gain.",
+    "D": "The test questions were written after looking at the semantic chunks, so their golden answers happen "
+         "to line up with semantic boundaries.",
 }
 _SURPRISE_HINTS = {
     "A": "BM25 counts the question's words in each chunk; it never sees an embedding.",
@@ -111,14 +111,15 @@ def solution_segments() -> list[tuple[int, int]]:
 
 
 @exercise("04.3", "optimal segmentation by hand", "predict", solution=solution_segments,
-          wrong=(lambda: [(0, 1), (1, 3), (3, 4)], lambda: [(0, 1), (1, 2), (2, 3), (3, 4)], lambda: [(0, 3), (3, 4)]))
+          wrong=(lambda: [(0, 1), (1, 3), (3, 4)], lambda: [(0, 1), (1, 2), (2, 3), (3, 4)], lambda: [(0, 3), (3, 4)],
+                 lambda: [(0, 1), (1, 2), (2, 4)], lambda: [(0, 2), (3, 4)], lambda: [(0, 1.5), (1.5, 4)],
+                 lambda: [(1, 3)], lambda: "[(0, 2), (2, 4)]"))
 def check_segments(segments) -> str:
     """A list of ``(first, end)`` pairs (end exclusive) that cut the four sentences into chunks of at
     most `MAX_SENTENCES`, with the highest score."""
-    try:
-        segments = [(int(a), int(b)) for a, b in segments]
-    except (TypeError, ValueError):
+    if isinstance(segments, (str, bytes)) or not hasattr(segments, "__iter__"):
         raise ExerciseFailed(f"write a list of (first, end) pairs such as [(0, 1), (1, 3), (3, 4)], got {segments!r}")
+    segments = [numbers_of(pair, 2, "a list of (first, end) pairs such as [(0, 1), (1, 3), (3, 4)]") for pair in segments]
     n = len(SIMILARITY)
     ends = [0, *(b for _, b in segments)]
     if not segments or [a for a, _ in segments] != ends[:-1] or ends[-1] != n or any(b <= a for a, b in segments):

@@ -10,7 +10,7 @@ from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, numbers_of, pick, refuse_library
 
 #: The library's sentence splitters, which an answer to exercise 1 may not call.
 _LIBRARY_SPLITTERS = ("chunklab.text.sentences", "chunklab.text.regex_sentences", "chunklab.strategies.sentence")
@@ -49,12 +49,31 @@ def _gold():
     return tuple(load_sentence_gold())
 
 
+def _spans_of(answer, passage: str) -> list[tuple[int, int]]:
+    """The splitter's answer as ``(start, end)`` pairs of whole numbers, or `ExerciseFailed` saying
+    what came back instead (sentences as strings are the usual slip)."""
+    answer = list(answer)
+    if any(isinstance(item, str) for item in answer):
+        raise ExerciseFailed(f"on passage {passage!r} your splitter returns strings ({answer[0]!r}, ...). Hint: return "
+                             "each sentence's (start, end) offsets instead, so that text[start:end] is the sentence.")
+    spans = []
+    for item in answer:
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__iter__") or len(tuple(item)) != 2:
+            raise ExerciseFailed(f"on passage {passage!r} your splitter returns {item!r}: each item must be a "
+                                 "(start, end) pair of offsets")
+        spans.append(numbers_of(item, 2, "(start, end) pairs of offsets"))
+    return spans
+
+
 @exercise("02.1", "beat the naive split", "implement", solution=solution_splitter,
           wrong=(lambda: naive_spans,
                  lambda: lambda text: [(0, len(text))],
                  lambda: lambda text: [(m.start(), m.end()) for m in re.finditer(r"[^.]+\.?", text)],
                  lambda: lambda text: sentence_spans(text),
-                 lambda: lambda text: [(c.start, c.end) for c in SentenceChunker(chunk_size=1)(text)]))
+                 lambda: lambda text: [(c.start, c.end) for c in SentenceChunker(chunk_size=1)(text)],
+                 lambda: lambda text: [text[s:e] for s, e in solution_splitter(text)],
+                 lambda: lambda text: [(s, e - 1) for s, e in solution_splitter(text)],
+                 lambda: lambda text: [e for _, e in solution_splitter(text)]))
 def check_splitter(candidate) -> str:
     """`candidate(text)` must return sorted, non-overlapping spans inside the text, and reach
     `TARGET_F1` on the gold set, without calling the library's sentence splitters."""
@@ -62,7 +81,7 @@ def check_splitter(candidate) -> str:
     gold = _gold()
     predicted = []
     for passage in gold:
-        spans = [tuple(span) for span in candidate(passage.text)]
+        spans = _spans_of(candidate(passage.text), passage.id)
         ordered = all(0 <= s < e <= len(passage.text) for s, e in spans) and all(
             a[1] <= b[0] for a, b in zip(spans, spans[1:]))
         if not ordered:
@@ -97,13 +116,11 @@ def solution_long_sentence() -> tuple[int, int]:
 
 
 @exercise("02.2", "a sentence longer than chunk_size", "predict", solution=solution_long_sentence,
-          wrong=(lambda: (3, 1), lambda: (4, 3), lambda: (5, 1)))
+          wrong=(lambda: (3, 1), lambda: (4, 3), lambda: (5, 1), lambda: (5, 0), lambda: (5.5, 3), lambda: 5,
+                 lambda: (5, 3, 0)))
 def check_long_sentence(answer) -> str:
     """`answer` is ``(chunks, chunks marked cut)`` for `LONG_SENTENCE_TEXT` at `LONG_SENTENCE_SIZE`."""
-    try:
-        chunks, cut = (int(v) for v in answer)
-    except (TypeError, ValueError):
-        raise ExerciseFailed("answer with a pair of numbers: (chunks, chunks marked cut)") from None
+    chunks, cut = numbers_of(answer, 2, "a pair of numbers: (chunks, chunks marked cut)")
     expected_chunks, expected_cut = solution_long_sentence()
     if chunks != expected_chunks:
         if chunks > expected_chunks:
@@ -122,14 +139,14 @@ def check_long_sentence(answer) -> str:
 
 #: Exercise 3's explanations of why almost every chunk of the CSV file is a piece of a cut sentence.
 CSV_CHOICES = {
-    "A": "The regex splitter treats every comma of a CSV file as the end of a sentence, so each field becomes "
-         "a tiny piece that is marked as cut.",
-    "B": "SentenceChunker recognises CSV input from its commas and header line and hands the file to "
+    "A": "The regex splitter treats every comma of a CSV file as the end of a sentence, so each field of every "
+         "row becomes a tiny piece that is marked as cut.",
+    "B": "SentenceChunker recognises CSV input from its commas and its header line and hands the whole file to "
          "FixedSizeChunker, whose windows cut rows.",
     "C": "Every row of a table is first split into its cells, so each cell becomes a piece of its own, and "
          "such a piece is always marked as cut.",
-    "D": "Its rows rarely end with a full stop and a single line break ends no sentence, so the splitter finds "
-         "a few huge 'sentences', each cut at word boundaries.",
+    "D": "Rows rarely end with a full stop and one line break ends no sentence, so the splitter finds a few "
+         "huge 'sentences', cut at word boundaries.",
 }
 _CSV_HINTS = {
     "A": "then the sentences would be tiny, and nothing would need cutting.",

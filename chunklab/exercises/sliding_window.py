@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..strategies import SlidingWindowChunker, sliding
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, pick, refuse_library, whole_number
 
 #: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim. Besides exact and
 #: inexact fits: an empty text, and texts shorter than one window with a stride shorter than it.
@@ -65,12 +65,13 @@ def solution_safe_stride() -> int:
 
 
 @exercise("06.2", "the largest safe stride", "predict", solution=solution_safe_stride,
-          wrong=(lambda: 400, lambda: 402, lambda: 600))
+          wrong=(lambda: 400, lambda: 402, lambda: 600, lambda: 401.5, lambda: "401", lambda: 0, lambda: True))
 def check_safe_stride(stride) -> str:
     """An int: the largest stride for which every excerpt of `SAFE_LENGTH` characters lies whole in
     a window of `SAFE_WINDOW` characters."""
-    if isinstance(stride, bool) or not isinstance(stride, int) or not 1 <= stride <= SAFE_WINDOW:
-        raise ExerciseFailed(f"a stride is an int from 1 to the window ({SAFE_WINDOW}), got {stride!r}")
+    stride = whole_number(stride, "a stride")
+    if not 1 <= stride <= SAFE_WINDOW:
+        raise ExerciseFailed(f"a stride is a whole number from 1 to the window ({SAFE_WINDOW}), got {stride!r}")
     cut = _cut_excerpt(stride)
     if cut is not None:
         raise ExerciseFailed(
@@ -91,13 +92,13 @@ def check_safe_stride(stride) -> str:
 #: Exercise 3's explanations of why stride 150 answers fewer questions than stride 300 at 2,000 characters.
 DUPLICATE_CHOICES = {
     "A": "With four copies of every word in the index, BM25's document frequencies grow, so it ranks the "
-         "window that holds the answer lower.",
+         "window that holds the answer lower down.",
     "B": "Windows 150 characters apart overlap by three quarters, so the top-ranked windows are mostly one "
-         "passage shifted: the budget pays again for text sent.",
-    "C": "A smaller stride also makes the windows smaller, so fewer answers fit inside a single window and "
-         "more of them are cut at its edges.",
+         "passage shifted: text paid for again.",
+    "C": "A smaller stride also makes the windows themselves smaller, so fewer answers fit inside a single "
+         "window and more are cut at its edges.",
     "D": "The budget counts each character once however often it is sent, so stride 150 is sent more text in "
-         "all, and more of it is noise.",
+         "all, and more of that text is noise.",
 }
 _DUPLICATE_HINTS = {
     "A": "the new-text-only rows use the very same ranking, and with them stride 150 is no longer behind.",

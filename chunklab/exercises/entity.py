@@ -112,12 +112,12 @@ def check_safe_windows(candidate) -> str:
 
 #: Exercise 3's explanations of why the entity filter answers fewer questions.
 FILTER_CHOICES = {
-    "A": "The chunk that holds the answer often names the entity another way (a defined name such as \"the "
+    "A": "The chunk holding the answer often names the entity another way (a defined name such as \"the "
          "Customer\", a pronoun) or not at all.",
     "B": "Questions that name no entity at all get no chunks through the filter, so every one of them is lost, "
          "however well BM25 ranks.",
     "C": "The small model labels a name differently in the question and in the chunk (a place as a person), "
-         "and the filter compares labels.",
+         "and the filter compares those labels.",
     "D": "The filter adds the question's entities to the query a second time, which changes how BM25 weighs "
          "its words and ranks the chunks.",
 }

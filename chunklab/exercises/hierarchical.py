@@ -114,8 +114,8 @@ PARENT_CHOICES = {
          "so it holds fewer answers in all.",
     "C": "The parents never fit in the budget, so small-to-big falls back to the leaf every time and sends the "
          "very same leaves as the flat row.",
-    "D": "It answers some questions the leaves miss and misses about as many the leaves answer: each parent "
-         "spends budget that lower-ranked leaves would use.",
+    "D": "It wins some questions the leaves miss and loses about as many: each parent spends budget that the "
+         "next leaves would have used.",
 }
 _PARENT_HINTS = {
     "A": "the index holds the leaves only, with their breadcrumbs; a parent is sent, never searched.",

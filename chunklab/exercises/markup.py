@@ -136,12 +136,12 @@ def check_trails(candidate) -> str:
 TIE_CHOICES = {
     "A": "The structure-aware chunkers cut more prose sentences than the cascade does, which undoes what they "
          "gain by keeping tables whole.",
-    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
-         "paragraphs, which the cascade keeps too.",
+    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences or "
+         "paragraphs, and the cascade keeps those.",
     "C": "The structure-aware chunks are larger than the cascade's, so fewer of them fit in the budget and the "
          "reader gets fewer passages.",
-    "D": "The parsers miss most headings of these documents, so the structure-aware chunks end up nearly the "
-         "same as the cascade's chunks.",
+    "D": "The parsers miss most of the headings of these documents, so the structure-aware chunks end up "
+         "nearly the same as the cascade's own chunks.",
 }
 _TIE_HINTS = {
     "A": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",

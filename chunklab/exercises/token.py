@@ -91,12 +91,12 @@ def check_read_to(candidate) -> str:
 CSV_CHOICES = {
     "A": "The header line is repeated in front of every row by the tokenizer, so the column names are counted "
          "again for each record.",
-    "B": "The CSV file holds more whitespace than prose, between fields and at line ends, and every single "
-         "space costs the tokenizer a token.",
+    "B": "The CSV file holds more whitespace than prose does, between its fields and at its line ends, and "
+         "every single space costs the tokenizer a token.",
     "C": "The tokenizers lower-case the text first, so the upper-case station codes become unknown tokens "
          "spelled out letter by letter.",
-    "D": "Every comma, hyphen and decimal point is a token of its own, and numbers are cut into pieces of one "
-         "to three digits; prose spends one token on a word.",
+    "D": "Each comma, hyphen and decimal point is a token, numbers are cut into pieces of a few digits, and "
+         "prose spends one token a word.",
 }
 _CSV_HINTS = {
     "A": "print the first lines of load_document('stations').text: the header is there once.",

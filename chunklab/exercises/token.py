@@ -3,6 +3,8 @@ why a CSV file spends so many tokens."""
 
 from __future__ import annotations
 
+import numbers
+
 from ..formats.corpus import load_document
 from ..models.resources import MINILM_MAX_TOKENS
 from ..strategies import TokenChunker
@@ -22,11 +24,12 @@ def solution_safe_size() -> int:
 
 
 @exercise("10.1", "the largest chunk MiniLM reads whole", "predict", solution=solution_safe_size,
-          wrong=(lambda: 256, lambda: 512, lambda: 128))
+          wrong=(lambda: 256, lambda: 512, lambda: 128, lambda: 255.0, lambda: 254.5, lambda: "254"))
 def check_safe_size(size) -> str:
     """`size` must be the largest `chunk_size` of a MiniLM `TokenChunker` whose chunks all fit."""
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ExerciseFailed(f"answer with a positive int (a chunk_size in tokens), got {size!r}")
+    if isinstance(size, bool) or not isinstance(size, numbers.Real) or size != int(size) or size < 1:
+        raise ExerciseFailed(f"answer with a positive whole number (a chunk_size in tokens), got {size!r}")
+    size = int(size)
     best = solution_safe_size()
     if size > best:
         raise ExerciseFailed(

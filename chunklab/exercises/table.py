@@ -96,7 +96,7 @@ def check_aligned_rows(candidate) -> str:
 BUDGET = 500
 
 
-def _rows_answered() -> tuple[dict[int, int], Paired, int]:
+def four_rows_against_one() -> tuple[dict[int, int], Paired, int]:
     """Table questions of the test split answered at `BUDGET` with 1 and with 4 rows per chunk (header
     as context, BM25), and their paired comparison."""
     questions = [q for q in load_questions(split="test") if q["kind"] == "table"]
@@ -124,13 +124,13 @@ def check_four_rows(prediction) -> str:
     if word not in FOUR_ROWS_ANSWERS:
         raise ExerciseFailed(f"answer with one of {', '.join(map(repr, FOUR_ROWS_ANSWERS))}: the paired test decides, "
                              "not the raw counts")
-    answered, verdict, n = _rows_answered()
+    answered, verdict, n = four_rows_against_one()
     measured = {"4 rows": "more", "1 row": "fewer", None: "no measurable difference"}[verdict.winner]
     if word != measured:
         raise ExerciseFailed(
             f"not {word!r}. Hint: each of these questions asks about one row, and every chunk sent costs its "
             f"whole text: with {BUDGET} characters to spend, what else does a four-row chunk send? Then ask whether "
             f"a few dozen questions are enough for McNemar's test to tell the difference from chance.")
-    return (f"{answered[4]} of {n} with four rows per chunk, {answered[1]} with one: fewer, but the paired test finds "
+    return (f"{answered[4]} of {n} with four rows per chunk, {answered[1]} with one; the paired test finds "
             f"{verdict.verdict} ({verdict.a_only} questions only four rows answer, {verdict.b_only} only one row does, "
             f"McNemar p = {verdict.p_value:.3f}).")

@@ -191,8 +191,11 @@ def _entity_limits(explorer: Explorer) -> None:
     assert all(d >= 0 for d in drops) and drops[0] > drops[-1], counts  # the count falls more and more slowly
     move(explorer, chunk_size=500)
     everyone = spans(explorer.chunks())
+    default = explorer.specs["labels"].shown()
     explorer.controls["labels"].value = "PERSON"
     assert spans(explorer.chunks()) != everyone
+    explorer.controls["labels"].value = f"{default}, DATE"
+    assert "DATE" in explorer.params["labels"] and spans(explorer.chunks()) != everyone
     assert spans(move(explorer, group_by="paragraphs")) != spans(move(explorer, group_by="entities"))
 
 

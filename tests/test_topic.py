@@ -14,6 +14,7 @@ from chunklab import load_document
 from chunklab.core import ParameterError
 from chunklab.evaluation.section_boundaries import (
     boundary_string,
+    equal_starts,
     plain_text_headings,
     section_starts,
     segmentation_scores,
@@ -289,7 +290,16 @@ def test_segmentation_table_rows() -> None:
     assert {"pk", "windowdiff", "k", "reference", "hypothesis"} <= set(table.columns)
     assert table["pk"].between(0, 1).all()
     equal = table.set_index("chunker").loc["equal parts"]
-    assert abs(equal["hypothesis"] - equal["reference"]) <= 1
+    assert equal["hypothesis"] == equal["reference"], "as many equal parts as sections: one cut fewer than parts"
+
+
+def test_equal_starts_cuts_at_equal_steps_at_word_starts() -> None:
+    text = "word " * 200
+    starts = equal_starts(text, 4)
+    assert starts == [250, 500, 750]
+    assert equal_starts("one two", 5) == [4] and equal_starts(text, 1) == []
+    with pytest.raises(ValueError, match="pieces"):
+        equal_starts(text, 0)
 
 
 def test_boundary_past_the_last_paragraph_break_moves_to_that_break() -> None:

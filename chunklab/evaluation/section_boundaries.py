@@ -32,6 +32,7 @@ from ..text.words import word_spans
 
 __all__ = [
     "boundary_string",
+    "equal_starts",
     "plain_text_headings",
     "section_starts",
     "segmentation_scores",
@@ -86,6 +87,23 @@ def boundary_string(starts: Sequence[int], words: Sequence[tuple[int, int]]) -> 
     return "".join("1" if m else "0" for m in marks)
 
 
+def equal_starts(text: str, pieces: int) -> list[int]:
+    """The starts of `pieces` equal parts of `text` (the start of the text not included): the word
+    start nearest to each ``i * len(text) / pieces``, for i = 1 … pieces - 1, so exactly
+    ``pieces - 1`` cuts (fewer only if the text has fewer words), none inside a word. The blind
+    baseline of a segmentation: the right number of cuts, at equal steps."""
+    if pieces < 1:
+        raise ValueError(f"pieces must be at least 1, got {pieces}")
+    starts = np.asarray([start for start, _ in word_spans(text)][1:], dtype=np.int64)
+    chosen: list[int] = []
+    for i in range(1, pieces):
+        free = starts[~np.isin(starts, chosen)] if chosen else starts
+        if not len(free):
+            break
+        chosen.append(int(free[np.argmin(np.abs(free - i * len(text) / pieces))]))
+    return sorted(chosen)
+
+
 def segmentation_scores(
     hypothesis: Sequence[Chunk] | Sequence[int], reference: Sequence[int], text: str, k: int | None = None
 ) -> dict[str, float]:
@@ -120,26 +138,22 @@ def segmentation_table(
 ) -> Any:
     """Pk and WindowDiff of every chunker on every document against its `section_starts`.
 
-    With `baseline` (a label), each document also gets the classic baseline row: fixed-size
-    windows (snapped to words) sized so that there are as many segments as real sections, i.e.
-    the right *number* of cuts placed blindly. Returns a pandas DataFrame with one row per chunker
+    With `baseline` (a label), each document also gets the classic baseline row: `equal_starts`,
+    as many equal parts as there are real sections, i.e. the right *number* of cuts placed blindly. Returns a pandas DataFrame with one row per chunker
     and document (``chunker``, ``doc``, ``pk``, ``windowdiff``, ``k``, ``reference``,
     ``hypothesis``, ``words``). Documents without any section heading are skipped.
     """
     import pandas as pd
-
-    from ..core import CHUNKERS
 
     rows = []
     for doc in docs:
         reference = section_starts(doc.text, max_level)
         if not reference:
             continue
-        runs = dict(chunkers)
+        runs = {label: chunker(doc.text) for label, chunker in chunkers.items()}
         if baseline:
-            size = max(1, round(len(doc.text) / (len(reference) + 1)))
-            runs[baseline] = CHUNKERS["fixed"](chunk_size=size, snap_to_words=True)
-        for label, chunker in runs.items():
-            scores = segmentation_scores(chunker(doc.text), reference, doc.text)
+            runs[baseline] = equal_starts(doc.text, len(reference) + 1)
+        for label, hypothesis in runs.items():
+            scores = segmentation_scores(hypothesis, reference, doc.text)
             rows.append({"chunker": label, "doc": doc.name, **scores})
     return pd.DataFrame(rows)

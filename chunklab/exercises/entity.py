@@ -8,7 +8,7 @@ import numpy as np
 from ..caches import cached
 from ..core import Chunk
 from ..formats.corpus import load_document
-from ..strategies import EntityChunker, FixedSizeChunker
+from ..strategies import EntityChunker, FixedSizeChunker, ParagraphChunker, SentenceChunker
 from ..strategies.entity import entity_mentions, move_out_of_entities
 from ..text.spans import trim_span
 from . import ExerciseFailed, exercise, pick, refuse_library
@@ -86,13 +86,36 @@ def _moved_ends_only(text: str) -> list[tuple[int, int]]:
     return [(c.start, e) for c, e in zip(windows, ends) if c.start < e]
 
 
+def _safe_windows_of(chunker, side: str = "start"):
+    """A wrong answer (unless `chunker` is the 400-character window and `side` the start): `chunker`'s
+    spans with their boundaries moved to the `side` of the names they cut."""
+    def windows(text: str) -> list[tuple[int, int]]:
+        chunks = chunker(text)
+        ends = move_out_of_entities([c.end for c in chunks[:-1]], entity_mentions(text), side=side) + [chunks[-1].end]
+        spans = [trim_span(text, s, e) for s, e in zip([chunks[0].start] + ends[:-1], ends)]
+        return [(s, e) for s, e in spans if s < e]
+    return windows
+
+
+def _trimmed(text: str, spans) -> list[tuple[int, int]]:
+    """`spans` with their whitespace trimmed, empty ones dropped: two answers that differ only in
+    where the blanks between chunks go compare equal."""
+    trimmed = [trim_span(text, s, e) for s, e in spans]
+    return [(s, e) for s, e in trimmed if s < e]
+
+
 @exercise("11.2", "make any chunker entity-safe", "implement", solution=solution_safe_windows,
           wrong=(lambda: lambda text: [(c.start, c.end) for c in FixedSizeChunker(chunk_size=400)(text)],
                  lambda: _moved_ends_only, lambda: lambda text: [],
-                 lambda: lambda text: [(c.start, c.end) for c in EntityChunker()(text)]))
+                 lambda: lambda text: [(c.start, c.end) for c in EntityChunker()(text)],
+                 lambda: lambda text: [(0, len(text))],
+                 lambda: _safe_windows_of(ParagraphChunker()), lambda: _safe_windows_of(SentenceChunker()),
+                 lambda: _safe_windows_of(FixedSizeChunker(chunk_size=800)),
+                 lambda: _safe_windows_of(FixedSizeChunker(chunk_size=400), side="end")))
 def check_safe_windows(candidate) -> str:
-    """`candidate(text)` must cut no name of the article and still cover all of its words, once,
-    without running EntityChunker (the library's entity-safe chunker)."""
+    """`candidate(text)` must cut no name of the article and still cover all of its words, once, with
+    the chunks of `FixedSizeChunker(chunk_size=400)` whose boundaries inside a name moved to its start
+    (whitespace at a chunk's edges aside), without running EntityChunker."""
     text = load_document("article").text
     windows = refuse_library(candidate, EntityChunker.__init__, EntityChunker.spans, what="EntityChunker")
     spans = [tuple(span) for span in windows(text)]
@@ -107,17 +130,31 @@ def check_safe_windows(candidate) -> str:
     if "".join(covered.split()) != "".join(text.split()):
         raise ExerciseFailed("your spans do not cover the article's words exactly once. Hint: when a chunk's end "
                              "moves back, the next chunk must start there, not where it started before.")
+    got, expected = _trimmed(text, spans), _trimmed(text, solution_safe_windows(text))
+    if len(got) != len(expected):
+        raise ExerciseFailed(
+            f"{len(got)} chunks; the article's 400-character windows, moved out of the names, make {len(expected)}. "
+            "Hint: start from FixedSizeChunker(chunk_size=400) without overlap and move its boundaries; do not "
+            "choose other boundaries (paragraphs, sentences, a different size).")
+    if got != expected:
+        cut = next(a[1] for a, b in zip(got, expected) if a != b)
+        mention = next((m for m in entity_mentions(text) if m.start < cut <= m.end), None)
+        where = f" (the end of the name {text[mention.start:mention.end]!r})" if mention and cut == mention.end else ""
+        raise ExerciseFailed(
+            f"a chunk of yours ends at {cut}{where}, where no moved window boundary is. Hint: a boundary moves only "
+            "if it falls inside a name, and then back to the name's start (move_out_of_entities' default), so the "
+            "name goes whole into the next chunk.")
     return f"{len(spans)} chunks, no name cut, every word of the article kept."
 
 
 #: Exercise 3's explanations of why the entity filter answers fewer questions.
 FILTER_CHOICES = {
-    "A": "The chunk that holds the answer often names the entity another way (a defined name such as \"the "
+    "A": "The chunk holding the answer often names the entity another way (a defined name such as \"the "
          "Customer\", a pronoun) or not at all.",
     "B": "Questions that name no entity at all get no chunks through the filter, so every one of them is lost, "
          "however well BM25 ranks.",
     "C": "The small model labels a name differently in the question and in the chunk (a place as a person), "
-         "and the filter compares labels.",
+         "and the filter compares those labels.",
     "D": "The filter adds the question's entities to the query a second time, which changes how BM25 weighs "
          "its words and ranks the chunks.",
 }

@@ -133,17 +133,17 @@ def check_trails(candidate) -> str:
 
 #: Exercise 3's explanations of why the structure-aware chunkers, indexed without their breadcrumb, do
 #: not measurably beat the cascade.
-TIE_CHOICES = {
+MARKUP_CHOICES = {
     "A": "The structure-aware chunkers cut more prose sentences than the cascade does, which undoes what they "
          "gain by keeping tables whole.",
-    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences and "
-         "paragraphs, which the cascade keeps too.",
+    "B": "Both keep nearly every golden excerpt of these questions whole: most answers are sentences or "
+         "paragraphs, and the cascade keeps those.",
     "C": "The structure-aware chunks are larger than the cascade's, so fewer of them fit in the budget and the "
          "reader gets fewer passages.",
-    "D": "The parsers miss most headings of these documents, so the structure-aware chunks end up nearly the "
-         "same as the cascade's chunks.",
+    "D": "The parsers miss most of the headings of these documents, so the structure-aware chunks end up "
+         "nearly the same as the cascade's own chunks.",
 }
-_TIE_HINTS = {
+_MARKUP_HINTS = {
     "A": "look at the 'prose sentences cut' column of the structure table: neither cuts a prose sentence.",
     "C": "the budget view sends the same amount of text for every chunking, whatever the sizes: a chunk that "
          "does not fit is cut at the budget.",
@@ -151,15 +151,15 @@ _TIE_HINTS = {
 }
 
 
-def solution_tie_choice() -> str:
+def solution_markup_choice() -> str:
     return "B"
 
 
-@exercise("08b.3", "why is reading the markup not measurably better?", "explain", solution=solution_tie_choice,
+@exercise("08b.3", "why is reading the markup not measurably better?", "explain", solution=solution_markup_choice,
           wrong=(lambda: "A", lambda: "C", lambda: "D"))
-def check_tie_choice(choice) -> str:
-    """One letter of `TIE_CHOICES`."""
-    pick(choice, TIE_CHOICES, _TIE_HINTS, solution_tie_choice())
+def check_markup_choice(choice) -> str:
+    """One letter of `MARKUP_CHOICES`."""
+    pick(choice, MARKUP_CHOICES, _MARKUP_HINTS, solution_markup_choice())
     questions = load_questions(split="test")
     parts = []
     for names, aware in ((("manual", "lab_notes"), MarkdownChunker), (("field_guide", "faq_page"), HtmlChunker)):

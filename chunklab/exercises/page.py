@@ -82,10 +82,10 @@ CARRY_CHOICES = {
          "right after the page break.",
     "B": "The paper has no running header or footer, so there is nothing to strip between pages and nothing "
          "for a sentence to carry over.",
-    "C": "Where a sentence runs on to the next page, a footnote ending in a full stop sits before the break, "
-         "and the chunker reads only a page's last line.",
-    "D": "Carrying only works on text that read_pdf extracted from a PDF file; the paper is plain text with "
-         "form feeds, so nothing is carried.",
+    "C": "Where a sentence runs on to the next page, a footnote ending in a full stop sits before the break; "
+         "the chunker reads only a page's last line.",
+    "D": "Carrying only works on text that read_pdf extracted from a PDF file, and the paper is plain text with "
+         "form feeds, so nothing is ever carried over.",
 }
 _CARRY_HINTS = {
     "A": "look at page_layout(paper.text).open_ends: the chunker never decides to carry in the first place.",

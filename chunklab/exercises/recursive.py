@@ -95,10 +95,10 @@ OVERLAP_CHOICES = {
          "the oversized chunks at their end.",
     "B": "BM25 indexes repeated text only once per document, so the overlapping strips are invisible to it and "
          "cannot change what it ranks.",
-    "C": "The cascade already cuts at paragraph and sentence ends, so few answers are cut at all; overlap "
-         "rescues only those, and the repeats cost budget.",
+    "C": "The cascade already cuts at paragraph and sentence ends, so few answers are cut; overlap rescues "
+         "those and spends budget on repeats.",
     "D": "The overlap strip starts at an arbitrary character, often inside a word, and the broken word at its "
-         "start spoils the BM25 match.",
+         "start spoils the BM25 match for that chunk.",
 }
 _OVERLAP_HINTS = {
     "A": "the size contract holds with overlap: pieces are cut to chunk_size - chunk_overlap to leave room.",

@@ -96,7 +96,7 @@ def check_aligned_rows(candidate) -> str:
 BUDGET = 500
 
 
-def _rows_answered() -> tuple[dict[int, int], Paired, int]:
+def four_rows_against_one() -> tuple[dict[int, int], Paired, int]:
     """Table questions of the test split answered at `BUDGET` with 1 and with 4 rows per chunk (header
     as context, BM25), and their paired comparison."""
     questions = [q for q in load_questions(split="test") if q["kind"] == "table"]
@@ -107,23 +107,30 @@ def _rows_answered() -> tuple[dict[int, int], Paired, int]:
     return {n: int(table[str(n)].sum()) for n in (1, 4)}, comparison, len(table)
 
 
+#: The answers exercise 3 offers: what the paired test says of four rows per chunk against one.
+FOUR_ROWS_ANSWERS = ("more", "fewer", "no measurable difference")
+
+
 def solution_four_rows() -> str:
-    return "fewer"
+    return "no measurable difference"
 
 
 @exercise("09.3", "four rows per chunk at a fixed budget", "predict", solution=solution_four_rows,
-          wrong=(lambda: "more", lambda: "same"))
+          wrong=(lambda: "more", lambda: "fewer", lambda: "same"))
 def check_four_rows(prediction) -> str:
-    """``"more"``, ``"same"`` or ``"fewer"``: table questions answered with 4 rows per chunk against 1."""
-    word = str(prediction).strip().lower()
-    if word not in ("more", "same", "fewer"):
-        raise ExerciseFailed("answer with one word: 'more', 'same' or 'fewer'")
-    answered, verdict, n = _rows_answered()
-    measured = "more" if answered[4] > answered[1] else "fewer" if answered[4] < answered[1] else "same"
+    """One of `FOUR_ROWS_ANSWERS`: what the paired test says of the table questions answered with 4 rows
+    per chunk against 1 (measurably more, measurably fewer, or no measurable difference)."""
+    word = " ".join(str(prediction).lower().split())
+    if word not in FOUR_ROWS_ANSWERS:
+        raise ExerciseFailed(f"answer with one of {', '.join(map(repr, FOUR_ROWS_ANSWERS))}: the paired test decides, "
+                             "not the raw counts")
+    answered, verdict, n = four_rows_against_one()
+    measured = {"4 rows": "more", "1 row": "fewer", None: "no measurable difference"}[verdict.winner]
     if word != measured:
         raise ExerciseFailed(
             f"not {word!r}. Hint: each of these questions asks about one row, and every chunk sent costs its "
-            f"whole text: with {BUDGET} characters to spend, what else does a four-row chunk send, and where "
-            "in its chunk does the row the question asks about sit?")
-    return (f"{answered[4]} of {n} with four rows per chunk, {answered[1]} with one. The paired test: {verdict.verdict} "
-            f"({verdict.a_only} questions only four rows answer, {verdict.b_only} only one row does).")
+            f"whole text: with {BUDGET} characters to spend, what else does a four-row chunk send? Then ask whether "
+            f"a few dozen questions are enough for McNemar's test to tell the difference from chance.")
+    return (f"{answered[4]} of {n} with four rows per chunk, {answered[1]} with one; the paired test finds "
+            f"{verdict.verdict} ({verdict.a_only} questions only four rows answer, {verdict.b_only} only one row does, "
+            f"McNemar p = {verdict.p_value:.3f}).")

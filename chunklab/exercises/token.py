@@ -3,6 +3,8 @@ why a CSV file spends so many tokens."""
 
 from __future__ import annotations
 
+import numbers
+
 from ..formats.corpus import load_document
 from ..models.resources import MINILM_MAX_TOKENS
 from ..strategies import TokenChunker
@@ -22,11 +24,12 @@ def solution_safe_size() -> int:
 
 
 @exercise("10.1", "the largest chunk MiniLM reads whole", "predict", solution=solution_safe_size,
-          wrong=(lambda: 256, lambda: 512, lambda: 128))
+          wrong=(lambda: 256, lambda: 512, lambda: 128, lambda: 255.0, lambda: 254.5, lambda: "254"))
 def check_safe_size(size) -> str:
     """`size` must be the largest `chunk_size` of a MiniLM `TokenChunker` whose chunks all fit."""
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ExerciseFailed(f"answer with a positive int (a chunk_size in tokens), got {size!r}")
+    if isinstance(size, bool) or not isinstance(size, numbers.Real) or size != int(size) or size < 1:
+        raise ExerciseFailed(f"answer with a positive whole number (a chunk_size in tokens), got {size!r}")
+    size = int(size)
     best = solution_safe_size()
     if size > best:
         raise ExerciseFailed(
@@ -91,12 +94,12 @@ def check_read_to(candidate) -> str:
 CSV_CHOICES = {
     "A": "The header line is repeated in front of every row by the tokenizer, so the column names are counted "
          "again for each record.",
-    "B": "The CSV file holds more whitespace than prose, between fields and at line ends, and every single "
-         "space costs the tokenizer a token.",
+    "B": "The CSV file holds more whitespace than prose does, between its fields and at its line ends, and "
+         "every single space costs the tokenizer a token.",
     "C": "The tokenizers lower-case the text first, so the upper-case station codes become unknown tokens "
          "spelled out letter by letter.",
-    "D": "Every comma, hyphen and decimal point is a token of its own, and numbers are cut into pieces of one "
-         "to three digits; prose spends one token on a word.",
+    "D": "Each comma, hyphen and decimal point is a token, numbers are cut into pieces of a few digits, and "
+         "prose spends one token a word.",
 }
 _CSV_HINTS = {
     "A": "print the first lines of load_document('stations').text: the header is there once.",

@@ -126,14 +126,14 @@ def check_pk(answer) -> str:
 
 #: Exercise 3's explanations of why TextTiling does worse than the equal-parts baseline.
 TILING_CHOICES = {
-    "A": "TextTiling cuts several times as often as there are sections: most cuts fall inside a section, and "
-         "both metrics count the windows they put wrong.",
+    "A": "TextTiling cuts several times as often as there are sections: most cuts fall inside one, and both "
+         "metrics count the windows they put wrong.",
     "B": "The equal-parts baseline is told where the sections start, from the headings, while TextTiling has "
          "to guess them from the words.",
     "C": "TextTiling's cuts fall on paragraph breaks, and a section heading is never at a paragraph break, so "
          "every cut misses by a line.",
     "D": "The library's TextTiler computes its scores differently from NLTK's TextTiling, with a smaller "
-         "window that makes the curve noisy.",
+         "window that makes its similarity curve noisy.",
 }
 _TILING_HINTS = {
     "B": "the baseline knows only how many sections there are; its cuts are equal steps, blind to the text.",

@@ -280,7 +280,19 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
             allowed += f"; {condition}" if condition else ""
             default = cls.param_specs()[param].default
             print(f"    --param {param}={constraint.show(default)}    {allowed}", file=out)
+        rules = rules_between(cls)
+        if rules:
+            print(f"    rules: {rules}", file=out)
     return 0
+
+
+def rules_between(cls: type[Chunker]) -> str:
+    """The rules that relate several parameters of `cls` (its `check`, beyond each parameter's own
+    bounds), in words: the first paragraph of the docstring of its `check`; empty when it has none."""
+    if cls.check is Chunker.check:
+        return ""
+    doc = (cls.check.__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(doc.replace("``", "").split())
 
 
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
@@ -350,8 +362,22 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         for budget in budgets:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
-            print(board.round(3).to_string(na_rep=""), file=out)
+            print(_board_text(board), file=out)
     return 0
+
+
+def _board_text(board: Any) -> str:
+    """A `chunklab.evaluation.verdicts.leaderboard` narrow enough for a terminal: the means, one row per
+    chunking (`aliases` and `context` only when some row has one), then each chunking's comparison with
+    the best on a line of its own (difference, interval and McNemar's p, as the `versus best` column
+    words them). `leaderboard` in Python has every column."""
+    shown = [c for c in ("chunker", "aliases", "context", "answered", "recall", "precision", "iou")
+             if c not in ("aliases", "context") or board[c].astype(bool).any()]
+    lines = [board[shown].round(3).to_string()]
+    for rank, row in board.iterrows():
+        if row["mark"] != "best":
+            lines.append(f"{rank}. {row['chunker']}: {row['mark'] or 'measurably worse'}, {row['versus best']}")
+    return "\n".join(lines)
 
 
 def _verdict(board: Any) -> str:

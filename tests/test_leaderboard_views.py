@@ -287,3 +287,10 @@ def test_curve_plot_labels_do_not_collide_and_the_legend_hides_no_line():
         assert {text.get_text() for text in legend.get_texts()} == drawn, "one legend names every line"
     finally:
         matplotlib.pyplot.close(fig)
+
+
+def test_a_comparison_shows_what_it_measured_in_one_line():
+    shown = repr(RESULT)
+    assert shown == ("Comparison(3 chunkings × retrievers bm25, dense × budgets 250, 1,000 characters; 70 questions "
+                     "(30 dev, 40 test); read it with leaderboard(result, retriever, budget), curve or summarize)")
+    assert str(RESULT) == shown and len(shown) < 200, "never the tables or the chunks"

@@ -60,6 +60,7 @@ from ..constraints import Constraint
 from ..core import CHUNKERS, Chunker, ParameterError
 from ..formats.folders import BUILD_ARTEFACTS, HIDDEN, FoundDocuments, find_documents
 from ..formats.readers import DocumentError, read_document, read_questions
+from ..text.length import UnitSized
 from .export import from_dicts, json_line
 from .files import chunk_file
 
@@ -287,12 +288,19 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def rules_between(cls: type[Chunker]) -> str:
-    """The rules that relate several parameters of `cls` (its `check`, beyond each parameter's own
-    bounds), in words: the first paragraph of the docstring of its `check`; empty when it has none."""
-    if cls.check is Chunker.check:
-        return ""
-    doc = (cls.check.__doc__ or "").strip().split("\n\n")[0]
-    return " ".join(doc.replace("``", "").split())
+    """The rules that relate several parameters of `cls`, beyond each parameter's own bounds, in
+    words: those every sized chunker shares (`chunklab.text.length.UnitSized`: a minimum below the
+    size, token spans for a chunker that cuts at tokens), then the first paragraph of the docstring
+    of its own `check`; empty when there are none."""
+    rules = []
+    if issubclass(cls, UnitSized):
+        if "min_chunk_size" in cls.param_specs():
+            rules.append("min_chunk_size < chunk_size")
+        if cls.cuts_at_tokens:
+            rules.append("with unit=tokens, the tokenizer must give token spans")
+    if cls.check is not Chunker.check:
+        rules.append(" ".join((cls.check.__doc__ or "").strip().split("\n\n")[0].replace("``", "").split()))
+    return "; ".join(rules)
 
 
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:

@@ -475,7 +475,7 @@ def _entry(module_name: str, name: str, obj: Any, listing: dict, chunker_names: 
     # A constant is described by its own ``#:`` comment; autodoc would show its type's docstring (dict's,
     # for a registry) when the comment sits in the module that defines it rather than the one documented.
     doc = _attribute_doc(module_name, name)
-    return [f".. py:data:: {target}", "", *(f"   {line}" for line in doc.splitlines()), ""]
+    return [f".. py:data:: {name}", f"   :module: {module_name}", "", *(f"   {line}" for line in doc.splitlines()), ""]
 
 
 # -- side pages' sections --------------------------------------------------------------------------

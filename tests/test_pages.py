@@ -111,3 +111,14 @@ def test_the_makefile_creates_every_folder_it_points_tools_at() -> None:
     created = re.search(r"^CACHE_DIRS := (.*?)\n\n", makefile, re.M | re.S).group(1)
     assert exported and all(f"$({name})" in created for name in exported)
     assert re.search(r"^install: .*cache-dirs", makefile, re.M) and "\t@mkdir -p $(CACHE_DIRS)" in makefile
+
+
+def test_choosing_says_what_to_start_with_and_it_is_the_commands_default() -> None:
+    from chunklab import CHUNKERS
+    from chunklab.pipeline.cli import DEFAULT_STRATEGY
+
+    page = (REPO / "docs" / "choosing.md").read_text(encoding="utf-8")
+    start = page.split("## What to start with", 1)[1].split("\n## ", 1)[0]
+    assert f"`{CHUNKERS[DEFAULT_STRATEGY].__name__}()`" in start and "use_context=True" in start
+    assert "change the dropdowns" not in page
+    assert 'split="test"' in page, "the example claims on test questions only"

@@ -29,9 +29,17 @@ export TRANSFORMERS_OFFLINE := 1
 export TRANSFORMERS_NO_ADVISORY_WARNINGS := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: install lab test e2e site bench bench-course clean-venv python-check
+# The folders above, created before any tool starts (IPython warns that its parent is "not a writable
+# location" when the folder it is pointed at does not exist yet, as in a fresh clone).
+CACHE_DIRS := $(MPLCONFIGDIR) $(IPYTHONDIR) $(JUPYTER_CONFIG_DIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) \
+	$(JUPYTERLAB_SETTINGS_DIR) $(JUPYTERLAB_WORKSPACES_DIR) $(HF_HOME)
 
-install: $(STAMP)
+.PHONY: install lab test e2e site bench bench-course clean-venv python-check cache-dirs
+
+install: $(STAMP) cache-dirs
+
+cache-dirs:
+	@mkdir -p $(CACHE_DIRS)
 
 # Stops at once, in one line, when $(PYTHON) is missing or too old.
 python-check:

@@ -201,24 +201,28 @@ def public_names() -> dict[str, list[str]]:
     return names
 
 
-def strategies_listing() -> dict[str, tuple[str, str, list[tuple[str, str, str]]]]:
-    """``chunklab strategies`` read back: name -> (class path, summary, [(parameter, default, allowed)])."""
+def strategies_listing() -> dict[str, tuple[str, str, list[tuple[str, str, str]], str]]:
+    """``chunklab strategies`` read back: name -> (class path, summary, [(parameter, default, allowed)],
+    the rules between parameters)."""
     from chunklab.pipeline.cli import main
 
     out = io.StringIO()
     main(["strategies"], out=out)
-    listing: dict[str, tuple[str, str, list[tuple[str, str, str]]]] = {}
+    listing: dict[str, tuple[str, str, list[tuple[str, str, str]], str]] = {}
     current = ""
     for line in out.getvalue().splitlines():
         header = re.fullmatch(r"(\S+)\s+\((\S+)\)", line)
         param = re.fullmatch(r"\s+--param ([^=\s]+)=(.*?)\s{2,}(.*)", line)
+        rules = re.fullmatch(r"\s+rules: (.*)", line)
         if header:
             current = header.group(1)
-            listing[current] = (header.group(2), "", [])
+            listing[current] = (header.group(2), "", [], "")
         elif param and current:
             listing[current][2].append(param.groups())
+        elif rules and current:
+            listing[current] = (*listing[current][:3], rules.group(1))
         elif line.strip() and current and not listing[current][1]:
-            listing[current] = (listing[current][0], line.strip(), listing[current][2])
+            listing[current] = (listing[current][0], line.strip(), *listing[current][2:])
     return listing
 
 
@@ -227,10 +231,16 @@ def _attribute_doc(package: str, name: str) -> str:
     import importlib
     import pkgutil
 
-    from sphinx.pycode import ModuleAnalyzer
+    try:
+        from sphinx.pycode import ModuleAnalyzer
+    except ImportError:  # the tests read the reference's names and targets without Sphinx installed
+        return ""
 
     module = importlib.import_module(package)
     candidates = [package] + [f"{package}.{m.name}" for m in pkgutil.iter_modules(getattr(module, "__path__", []))]
+    if package.count(".") > 1:  # a module below a layer: its own comments first, then its layer's modules
+        layer = package.rsplit(".", 1)[0]
+        candidates += [f"{layer}.{m.name}" for m in pkgutil.iter_modules(importlib.import_module(layer).__path__)]
     for candidate in candidates:
         try:
             found = ModuleAnalyzer.for_module(candidate).find_attr_docs().get(("", name))
@@ -267,16 +277,112 @@ def _code(text: str) -> str:
     return f"``{text}``" if text else ""
 
 
-def api_pages() -> tuple[dict[str, str], dict[str, str]]:
-    """The reference pages (file name -> reST) and the link targets (name as written -> target)."""
+#: The pages that tell readers which names to use; the reference has an entry for each (`guide_names`).
+GUIDES = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted(DOCS.glob("*.md")), *sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))]
+_PYTHON_FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", re.M | re.S)
+_IMPORT_LINE = re.compile(r"^\s*from (chunklab(?:\.\w+)*) import ([\w, ]+)", re.M)
+_DOTTED = re.compile(r"`(chunklab(?:\.\w+)+)")
+
+
+def _imports(code: str) -> list[tuple[str, str]]:
+    """``(module, name)`` of every ``from chunklab... import name`` in `code` (a line at a time when the
+    code is not plain Python, as a notebook cell with a magic)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return [(m, n.strip()) for m, names in _IMPORT_LINE.findall(code) for n in names.split(",") if n.strip()]
+    return [(node.module, alias.name) for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chunklab" and not node.level
+            for alias in node.names]
+
+
+def _split_dotted(dotted: str) -> tuple[str, str] | None:
+    """``chunklab.evaluation.paired.holm`` -> ``("chunklab.evaluation.paired", "holm")``: the longest
+    importable module and the name after it; None for a module itself or a name that does not resolve."""
     import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        return ".".join(parts[:cut]), parts[cut]
+    return None
+
+
+def guide_names() -> dict[str, list[str]]:
+    """What the guides (`GUIDES`) tell readers to use: every name their Python imports from a chunklab
+    module, and every ``chunklab.module.name`` their prose writes in backticks: module -> names."""
+    found: dict[str, dict[str, None]] = {}
+    for path in GUIDES:
+        if path.suffix == ".ipynb":
+            cells = nbformat.read(path, as_version=4).cells
+            code = [c.source for c in cells if c.cell_type == "code"]
+            prose = [c.source for c in cells if c.cell_type == "markdown"]
+        else:
+            code, prose = [], [path.read_text()]
+        code += [block for text in prose for block in _PYTHON_FENCE.findall(text)]
+        pairs = [pair for block in code for pair in _imports(block)]
+        pairs += [pair for text in prose for dotted in _DOTTED.findall(text) if (pair := _split_dotted(dotted))]
+        for module, name in pairs:
+            if not name.startswith("_"):
+                found.setdefault(module, {})[name] = None
+    return {module: list(names) for module, names in found.items()}
+
+
+def api_pages() -> tuple[dict[str, str], dict[str, str]]:
+    """The reference pages (file name -> reST) and the link targets (name as written -> target).
+
+    Each layer's page documents its ``__all__``, then every other name the guides use from a module of
+    that layer (`guide_names`), under that module's path; a name the guides import from a path other
+    than the one it is documented under links there, and its entry lists the path."""
+    import importlib
+    import importlib.util
+    import inspect
 
     names = public_names()
     home: dict[int, str] = {}  # id(object) -> where it is documented in full
     links: dict[str, str] = {}
     pages: dict[str, str] = {}
     listing = strategies_listing()
-    chunker_names = {cls_path.rsplit(".", 1)[1]: name for name, (cls_path, _, _) in listing.items()}
+    chunker_names = {cls_path.rsplit(".", 1)[1]: name for name, (cls_path, _, _, _) in listing.items()}
+    whole = {module for modules in EXTRA_MODULES.values() for module in modules}
+    planned: dict[int, str] = {}  # id(object) -> where it will be documented: the layers' own names first
+    for layer in LAYERS:
+        for name in names[layer]:
+            planned.setdefault(id(getattr(importlib.import_module(f"chunklab.{layer}"), name)), f"chunklab.{layer}.{name}")
+    sections: dict[str, dict[str, list[tuple[str, Any]]]] = {}  # layer -> module -> its names the guides use
+    also: dict[str, list[str]] = {}  # documented target -> the other paths the guides use for it
+    for module, used in guide_names().items():
+        layer = module.split(".")[1] if module.count(".") else ""
+        if layer not in LAYERS:
+            continue
+        for name in used:
+            path = f"{module}.{name}"
+            obj = getattr(importlib.import_module(module), name, None)
+            if obj is None and importlib.util.find_spec(module).submodule_search_locations:
+                obj = importlib.import_module(path)  # a module of a package, not imported yet
+            if obj is None:
+                continue
+            if module in whole:  # documented whole, member by member
+                links[path] = path
+            elif inspect.ismodule(obj):
+                if obj.__name__.count(".") > 1 and obj.__name__ not in whole:
+                    sections.setdefault(layer, {}).setdefault(obj.__name__, [])
+                    links[path] = obj.__name__
+                continue
+            # Constants equal by value share an id (two names for "hybrid"); only a function, a class or a
+            # container is one object under two paths.
+            target = planned.setdefault(id(obj), path) if not isinstance(obj, _VALUES) else path
+            if target == path:
+                if module != f"chunklab.{layer}" and (name, obj) not in sections.get(layer, {}).get(module, []):
+                    sections.setdefault(layer, {}).setdefault(module, []).append((name, obj))
+            else:
+                also.setdefault(target, []).append(path)
+            links[path] = target
     for layer in LAYERS:
         module_name = f"chunklab.{layer}"
         module = importlib.import_module(module_name)
@@ -299,10 +405,19 @@ def api_pages() -> tuple[dict[str, str], dict[str, str]]:
             rows.append([f":py:obj:`{name} <{documented}>`", _summary(obj, module_name, name)])
         body += [_rst_table(rows, ["name", "what it is"]), ""]
         for name, obj in entries:
-            body += _entry(module_name, name, obj, listing, chunker_names)
+            body += _entry(module_name, name, obj, listing, chunker_names) + _also(also, f"{module_name}.{name}")
         for extra in EXTRA_MODULES.get(layer, []):
             heading = f"``{extra}``"
             body += [heading, "-" * len(heading), "", f".. automodule:: {extra}", "   :members:", ""]
+        for module, here in sections.get(layer, {}).items():  # what the guides use beyond the layer's __all__
+            heading = f"``{module}``"
+            body += [heading, "-" * len(heading), "", f".. automodule:: {module}", ""]
+            if here:
+                body += [f"Used by the course and the guides from this module (not in ``{module_name}``'s ``__all__``):", ""]
+            links[module] = module
+            for name, obj in here:
+                body += _entry(module, name, obj, listing, chunker_names) + _also(also, f"{module}.{name}")
+                links.setdefault(name, f"{module}.{name}")
         pages[layer] = "\n".join(body)
     top = ["``chunklab``", "============", "", "The package's own names: each is documented on its layer's page.", ""]
     rows = []
@@ -329,6 +444,16 @@ def api_pages() -> tuple[dict[str, str], dict[str, str]]:
     return pages, links
 
 
+#: Constants compared by value: two names for the same string or number are not one object.
+_VALUES = (str, bytes, int, float, complex, bool, tuple, frozenset, type(None))
+
+
+def _also(also: dict[str, list[str]], target: str) -> list[str]:
+    """The line under an entry that names the other paths the guides import it from (none: no line)."""
+    paths = sorted(set(also.get(target, [])))
+    return [f"   Also imported as {', '.join(_code(p) for p in paths)}.", ""] if paths else []
+
+
 def _entry(module_name: str, name: str, obj: Any, listing: dict, chunker_names: dict[str, str]) -> list[str]:
     import inspect
 
@@ -337,15 +462,20 @@ def _entry(module_name: str, name: str, obj: Any, listing: dict, chunker_names: 
         lines = [f".. autoclass:: {target}", "   :members:", "   :show-inheritance:", ""]
         registered = chunker_names.get(name)
         if registered is not None:
-            _, _, params = listing[registered]
+            _, _, params, rules = listing[registered]
             lines = [f".. _chunker-{registered}:", "", *lines]
             rows = [[_code(p), _code(default), allowed] for p, default, allowed in params]
             lines += [f"   Registered as ``{registered}``. Parameters, as ``chunklab strategies`` prints them:", "",
                       "   " + _rst_table(rows, ["parameter", "default", "allowed values"]).replace("\n", "\n   "), ""]
+            if rules:
+                lines += [f"   Rules between parameters, beyond each one's own bounds: {_code(rules)}", ""]
         return lines
     if inspect.isfunction(obj) or inspect.isbuiltin(obj) or callable(obj) and hasattr(obj, "__wrapped__"):
         return [f".. autofunction:: {target}", ""]
-    return [f".. autodata:: {target}", "   :no-value:", ""]
+    # A constant is described by its own ``#:`` comment; autodoc would show its type's docstring (dict's,
+    # for a registry) when the comment sits in the module that defines it rather than the one documented.
+    doc = _attribute_doc(module_name, name)
+    return [f".. py:data:: {name}", f"   :module: {module_name}", "", *(f"   {line}" for line in doc.splitlines()), ""]
 
 
 # -- side pages' sections --------------------------------------------------------------------------
@@ -388,6 +518,8 @@ def side_sections(sources: dict[str, Any]) -> dict[str, str]:
         "glossary": section(sources["00"], "## How to read our numbers"),
         "which_strategy_when": section(sources["16"], "## Which strategy when"),
         "leaderboard": section(sources["16"], "## The leaderboard"),
+        "hybrid_standing": section(sources["16"], "## The hybrid chunker: the course's goal, on this page's leaderboards"),
+        "against_practitioners": section(sources["16"], "## Against what practitioners use, on documents nobody tuned for"),
     }
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 project = "chunklab"
 author = "the chunklab authors"
-copyright = "the chunklab authors; code MIT, corpus CC BY 4.0"
+copyright = "the chunklab authors"
+# The licence is stated once, on the home page (its data part needs a sentence, not a footer line), and
+# the theme's footer already names the authors.
+html_show_copyright = False
 
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 # docs/course, docs/api and docs/_generated are written by docs/build_site.py (git-ignored);
@@ -31,8 +34,39 @@ nitpick_ignore_regex = [(r"py:class", r".*"), (r"py:.*", r"(?!chunklab\.).*")]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"exclude-members": "__init__, __new__"}
-# Docstrings write names as `name` (Markdown habit): render them as code, not as references.
-default_role = "code"
+# Docstrings write names as `name` (Markdown habit): each is a link to the entry of that name where
+# the Python domain finds one (a name of the same module or class, or a full ``chunklab.…`` path), and
+# stays plain code where it does not, without a warning (`_unresolved_as_code`). Explicit references
+# (``name <target>``: the reference's tables, the notebooks' links) must still resolve.
+default_role = "py:obj"
+
+
+def _unresolved_as_code(app, env, node, contnode):
+    """A Python name written in backticks that no entry documents: keep it as code."""
+    if node.get("refdomain") == "py" and not node.get("refexplicit"):
+        return contnode
+    return None
+
+
+def _source_module(app, modname, attribute):
+    """The module whose source page `viewcode` links for `attribute` of `modname`: the object's own
+    module when it is chunklab's, else `modname` itself. A type alias (``Span = tuple[int, int]``)
+    reports ``builtins`` or ``typing``, whose source page is never built: the link would be broken."""
+    import importlib
+
+    try:
+        obj = importlib.import_module(modname)
+        for part in attribute.split("."):
+            obj = getattr(obj, part)
+    except Exception:  # not importable here: viewcode's own rule decides
+        return None
+    module = getattr(obj, "__module__", None)
+    return module if isinstance(module, str) and module.startswith("chunklab") else modname
+
+
+def setup(app):
+    app.connect("missing-reference", _unresolved_as_code)
+    app.connect("viewcode-follow-imported", _source_module)
 
 html_theme = "sphinx_book_theme"
 html_title = "chunklab: text chunking for RAG, the course"

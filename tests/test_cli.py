@@ -244,7 +244,10 @@ def test_evaluate_prints_the_budget_view_with_paired_verdicts(docs_dir, tmp_path
         board = leaderboard(result, "bm25", budget)
         best = board.loc[board["mark"] == "best", "chunker"].iloc[0]
         assert f"bm25, {budget:,} characters: best {best}" in out
-        assert board.round(3).to_string(na_rep="") in out
+        assert board[["chunker", "answered", "recall", "precision", "iou"]].round(3).to_string() in out
+        for rank, row in board[board["mark"] != "best"].iterrows():  # each comparison with the best on its own line
+            assert f"{rank}. {row['chunker']}: {row['mark'] or 'measurably worse'}, {row['versus best']}\n" in out
+    assert max(map(len, out.splitlines())) <= 160, "the leaderboards fit a terminal"
     assert (tmp_path / "t.csv").read_text().count("\n") == 1 + 2 * 2  # header, 2 chunkings x 2 budgets
     status, _, err = run([*argv[:-3], "--budget", "0", "--html-source"], capsys)
     assert status == 2 and "budget" in err

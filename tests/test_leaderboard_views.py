@@ -265,3 +265,32 @@ def test_identical_chunkings_collapse_into_one_row_that_names_its_aliases():
     assert "fixed 300 (= other name, third name)" in html
     # a comparison built by hand has no chunks: nothing collapses
     assert list(collapse_identical(RESULT).rows["chunker"].unique()) == ["good", "close", "bad"]
+
+
+def test_curve_plot_labels_do_not_collide_and_the_legend_hides_no_line():
+    # Notebook 16's budgets: 2,900 (five chunks of 200 tokens) sits between 2,000 and 4,000 on the log axis.
+    budgets = (250, 500, 1000, 2000, 2900, 4000)
+    names = ["small", "big", "fixed", "a", "b", "c", "d", "e"]
+    result = build({name: {"test": yes(20, 3 + 2 * i)} for i, name in enumerate(names)}, budgets=budgets)
+    fig = curve_plot(result, references=["d", "e"])
+    try:
+        renderer = fig.canvas.get_renderer()
+        fig.draw(renderer)
+        for ax in fig.axes:
+            boxes = [label.get_window_extent(renderer) for label in ax.get_xticklabels()]
+            assert [label.get_text() for label in ax.get_xticklabels()] == [f"{b:,}" for b in budgets]
+            assert not any(left.overlaps(right) for left, right in zip(boxes, boxes[1:])), "budget labels collide"
+        (legend,) = fig.legends
+        box = legend.get_window_extent(renderer)
+        assert not any(box.overlaps(ax.get_window_extent(renderer)) for ax in fig.axes), "the legend covers a panel"
+        drawn = {line.get_label() for ax in fig.axes for line in ax.get_lines() if not line.get_label().startswith("_")}
+        assert {text.get_text() for text in legend.get_texts()} == drawn, "one legend names every line"
+    finally:
+        matplotlib.pyplot.close(fig)
+
+
+def test_a_comparison_shows_what_it_measured_in_one_line():
+    shown = repr(RESULT)
+    assert shown == ("Comparison(3 chunkings × retrievers bm25, dense × budgets 250, 1,000 characters; 70 questions "
+                     "(30 dev, 40 test); read it with leaderboard(result, retriever, budget), curve or summarize)")
+    assert str(RESULT) == shown and len(shown) < 200, "never the tables or the chunks"

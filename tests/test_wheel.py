@@ -42,7 +42,8 @@ def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None
         capture_output=True, text=True, cwd=tmp_path,
     )
     assert build.returncode == 0, build.stderr[-2000:]
-    (wheel,) = wheels.glob("chunklab-*.whl")
+    # The distribution is chunklab-course (pyproject.toml: "chunklab" on PyPI is another project); its import name is chunklab.
+    (wheel,) = wheels.glob("chunklab_course-*.whl")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"

@@ -266,6 +266,17 @@ class Comparison:
     tokenizer: TokenizerLike = "minilm"
     chunks: Mapping[str, Sequence[Chunk]] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """One line: what was measured (chunkings, retrievers, budgets, questions by split) and how to
+        read it; the tables themselves (`rows`, `chunkings`, `timings`) and the chunks are left out."""
+        rows = self.rows
+        splits = ", ".join(f"{n} {split}" for split, n in rows.groupby("split")["question"].nunique().items())
+        budgets = ", ".join(f"{b:,}" for b in sorted(rows["budget"].unique()))
+        return (f"Comparison({len(self.chunkings)} chunkings × retrievers {', '.join(map(str, rows['retriever'].unique()))} "
+                f"× budgets {budgets} {self.unit_label()}; {rows['question'].nunique()} questions"
+                f"{f' ({splits})' if splits else ''}; read it with leaderboard(result, retriever, budget), curve or "
+                "summarize)")
+
     def unit_label(self) -> str:
         """The budget unit in words: ``"characters"`` or e.g. ``"minilm tokens"``."""
         if self.budget_unit == "chars":

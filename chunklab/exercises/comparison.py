@@ -4,6 +4,7 @@ question scored at a budget, and why the biggest chunks win with k chunks and lo
 from __future__ import annotations
 
 import math
+import numbers
 
 from ..evaluation import budget as budget_module
 from ..evaluation.budget import Meter, retrieval_depth, spend
@@ -72,6 +73,10 @@ def solution_scores() -> dict[str, float]:
     return {"answered": 0, "recall": 15 / 25, "precision": 15 / 60, "iou": 15 / (60 + 25 - 15)}
 
 
+#: How far an answer may be from the exact value: half a unit in the second decimal place (0.21 for
+#: 15 / 70 passes), plus a little for floating point.
+_ROUNDED = 0.005 + 1e-9
+
 _SCORE_HINTS = {
     "answered": "answered means every golden excerpt lies wholly inside what was sent.",
     "recall": "recall is the share of golden characters that were sent.",
@@ -84,15 +89,20 @@ _SCORE_HINTS = {
 @exercise("16.2", "one question at a budget", "predict", solution=solution_scores,
           wrong=(lambda: {"answered": 0, "recall": 0.6, "precision": 15 / 80, "iou": 15 / 90},
                  lambda: {"answered": 1, "recall": 0.6, "precision": 0.25, "iou": 15 / 70},
-                 lambda: {"answered": 0, "recall": 0.6, "precision": 15 / 50, "iou": 15 / 60}))
+                 lambda: {"answered": 0, "recall": 0.6, "precision": 15 / 50, "iou": 15 / 60},
+                 lambda: {"answered": 0, "recall": 0.6, "precision": 0.25, "iou": 0.22},
+                 lambda: {"answered": 0, "recall": "0.6", "precision": 0.25, "iou": 0.21}))
 def check_scores(answer) -> str:
-    """`answer` maps answered, recall, precision and iou to numbers (fractions are fine)."""
+    """`answer` maps answered, recall, precision and iou to numbers: any real number type (an int, a
+    float, a `Fraction`, a numpy scalar), exact or rounded to the two decimal places the question asks for."""
     if not isinstance(answer, dict) or set(answer) != set(_SCORE_HINTS):
         raise ExerciseFailed(f"answer with a dict of the four metrics: {sorted(_SCORE_HINTS)}")
     expected = _reference_scores()
     for metric, hint in _SCORE_HINTS.items():
         value = answer[metric]
-        if not isinstance(value, (int, float)) or not math.isclose(value, expected[metric], abs_tol=1e-3):
+        if not isinstance(value, numbers.Real):
+            raise ExerciseFailed(f"{metric} = {value!r} is not a number: give each metric as a number, such as 15 / 25")
+        if not math.isclose(float(value), expected[metric], abs_tol=_ROUNDED):
             raise ExerciseFailed(f"{metric} = {value!r} is not right. Hint: {hint}")
     return ("the second chunk was cut at the budget, so the reader got 60 characters: the first excerpt whole, the "
             "second not at all.")
@@ -104,8 +114,8 @@ PAGE_CHOICES = {
          "budget view and fewer are sent.",
     "B": "BM25 penalises long texts, so the pages are ranked lower in the budget view than in the view with k "
          "chunks, and lose their lead.",
-    "C": "With k chunks, five pages send many times the text of five small chunks, so pages find more by "
-         "sending more; at a budget the top page is cut short.",
+    "C": "Five pages hold many times the text of five small chunks: pages find more by sending more, and at a "
+         "budget the top page is cut.",
     "D": "Pages cut sentences at page breaks, and the budget view never counts an answer that a chunk boundary "
          "cuts, while the k view does.",
 }

@@ -102,8 +102,8 @@ def check_filter_choice(choice) -> str:
 
 #: Exercise 3's explanations of why the cluster's first run took longer than one process.
 DASK_CHOICES = {
-    "A": "The work is small, and a cluster adds costs one process never pays: workers import chunklab, and "
-         "every task's data crosses processes.",
+    "A": "The work is small, and a cluster pays costs one process never does: workers import chunklab, and "
+         "task data crosses processes.",
     "B": "The two workers share a single core between them, so the cluster runs at half speed and every file "
          "takes twice as long to chunk.",
     "C": "Dask chunks every document twice, once on each worker, and keeps only the first result it receives, "

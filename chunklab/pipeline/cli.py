@@ -63,6 +63,7 @@ from ..constraints import Constraint
 from ..core import CHUNKERS, Chunker, ParameterError
 from ..formats.folders import BUILD_ARTEFACTS, HIDDEN, FoundDocuments, find_documents
 from ..formats.readers import DocumentError, read_document, read_questions
+from ..text.length import UnitSized
 from .export import from_dicts, json_line
 from .files import chunk_file
 
@@ -283,7 +284,26 @@ def _cmd_strategies(args: argparse.Namespace, out: TextIO) -> int:
             allowed += f"; {condition}" if condition else ""
             default = cls.param_specs()[param].default
             print(f"    --param {param}={constraint.show(default)}    {allowed}", file=out)
+        rules = rules_between(cls)
+        if rules:
+            print(f"    rules: {rules}", file=out)
     return 0
+
+
+def rules_between(cls: type[Chunker]) -> str:
+    """The rules that relate several parameters of `cls`, beyond each parameter's own bounds, in
+    words: those every sized chunker shares (`chunklab.text.length.UnitSized`: a minimum below the
+    size, token spans for a chunker that cuts at tokens), then the first paragraph of the docstring
+    of its own `check`; empty when there are none."""
+    rules = []
+    if issubclass(cls, UnitSized):
+        if "min_chunk_size" in cls.param_specs():
+            rules.append("min_chunk_size < chunk_size")
+        if cls.cuts_at_tokens:
+            rules.append("with unit=tokens, the tokenizer must give token spans")
+    if cls.check is not Chunker.check:
+        rules.append(" ".join((cls.check.__doc__ or "").strip().split("\n\n")[0].replace("``", "").split()))
+    return "; ".join(rules)
 
 
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
@@ -354,8 +374,22 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
             print(board.attrs["gate"], file=out)  # "recommended: ..." only when the resampling gate passes
-            print(board.round(3).to_string(na_rep=""), file=out)
+            print(_board_text(board), file=out)
     return 0
+
+
+def _board_text(board: Any) -> str:
+    """A `chunklab.evaluation.verdicts.leaderboard` narrow enough for a terminal: the means, one row per
+    chunking (`aliases` and `context` only when some row has one), then each chunking's comparison with
+    the best on a line of its own (difference, interval and McNemar's p, as the `versus best` column
+    words them). `leaderboard` in Python has every column."""
+    shown = [c for c in ("chunker", "aliases", "context", "answered", "recall", "precision", "iou")
+             if c not in ("aliases", "context") or board[c].astype(bool).any()]
+    lines = [board[shown].round(3).to_string()]
+    for rank, row in board.iterrows():
+        if row["mark"] != "best":
+            lines.append(f"{rank}. {row['chunker']}: {row['mark'] or 'measurably worse'}, {row['versus best']}")
+    return "\n".join(lines)
 
 
 def _verdict(board: Any) -> str:

@@ -58,7 +58,7 @@ class FixedSizeChunker(UnitSized, Chunker):
         self.validate()
 
     def check(self) -> None:
-        """Overlap must leave the window room to move forward; token windows need 4 tokens."""
+        """``chunk_overlap < chunk_size`` (each window moves forward); with ``unit="tokens"``, ``chunk_size >= 4``."""
         self.require_smaller("chunk_overlap", "chunk_size")
         if self.unit == "tokens" and self.chunk_size < MIN_WINDOW:
             raise ParameterError(

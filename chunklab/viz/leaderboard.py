@@ -217,8 +217,9 @@ def curve_plot(
     every chunking with the best mean at some budget of some panel, all of them when several share
     it, at most six) are coloured and named at the right end of their line, and `baseline` (if
     measured) is a dashed black line; the others are thin grey lines. A chunking in `references`
-    (what practitioners use) is drawn dotted and named with "↳" wherever it is drawn. Returns the
-    Figure.
+    (what practitioners use) is drawn dotted and named with "↳" wherever it is drawn. The budget
+    labels are slanted when two budgets lie close together on the log axis (2,000, 2,900 and 4,000),
+    and the legend sits below the panels, where it hides no line. Returns the Figure.
     """
     import matplotlib.pyplot as plt
 
@@ -232,7 +233,8 @@ def curve_plot(
         raise ValueError(f"at most {len(FRONT_COLOURS)} chunkings can be highlighted, got {len(highlight)}")
     colours = dict(zip(highlight, FRONT_COLOURS))
     named = [*highlight, *([baseline] if baseline is not None and baseline not in colours else [])]
-    fig, axes = plt.subplots(1, len(retrievers), figsize=(6.2 * len(retrievers), 4.6), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(6.2 * len(retrievers), 5.2), sharey=True, squeeze=False,
+                             layout="constrained")
     for ax, name in zip(axes[0], retrievers):
         table = tables[name]
         budgets = list(table.index)
@@ -256,16 +258,27 @@ def curve_plot(
                         fontsize=8, va="center", color=colours.get(label, "black"))
         ax.set_xscale("log")
         ax.set_xticks(budgets)
-        ax.set_xticklabels([f"{b:,}" for b in budgets], rotation=45 if len(budgets) > 6 else 0)
+        crowded = len(budgets) > 6 or any(high / low < _CROWDED_RATIO for low, high in zip(budgets, budgets[1:]))
+        ax.set_xticklabels([f"{b:,}" for b in budgets], rotation=45 if crowded else 0, ha="right" if crowded else "center",
+                           rotation_mode="anchor" if crowded else "default")
         ax.minorticks_off()
         ax.set_xlim(budgets[0] * 0.9, budgets[-1] * 1.6)
         where = f", {split} questions" if split else ""
         ax.set(xlabel=f"{result.unit_label()} sent per question (log scale)", title=f"{name}{where}")
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(f"{metric} (mean over questions)")
-    axes[0][0].legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
+    entries = {}  # one entry per label, over every panel, in the order they were drawn
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=8,
+               ncol=min(len(entries), 2 * len(retrievers) + 1), frameon=False)
     return fig
+
+
+#: Neighbouring budgets closer than this ratio get slanted labels: on the log axis their upright labels
+#: would run into each other (2,900 is 1.45 times 2,000; a doubling series is 2 apart).
+_CROWDED_RATIO = 1.6
 
 
 def _tagged(label: str, references: Collection[str]) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError
+from ..core import Chunker, ChunkSpan, ParameterError, as_spans
 
 __all__ = ["Granularities"]
 
@@ -45,8 +45,13 @@ class Granularities(Chunker):
             raise ParameterError(f"Granularities: parameter 'chunkers' must measure in one unit, got {sorted(units)}")
 
     def spans(self, text: str) -> Iterable[ChunkSpan]:
-        """Every chunker's spans, in source order (the longer first where two start together)."""
-        spans = [span for chunker in self.chunkers for span in chunker.spans(text)]
+        """Every chunker's chunks (with their metadata and ``granularity``), in source order: the
+        longer first where two start together, the earlier chunker's first where two are the same."""
+        spans = [
+            (start, end, {**metadata, "granularity": granularity})
+            for granularity, chunker in enumerate(self.chunkers)
+            for start, end, metadata in as_spans(chunker(text))
+        ]
         return sorted(spans, key=lambda span: (span[0], -span[1]))
 
     def size_limit(self) -> int | None:
@@ -57,13 +62,3 @@ class Granularities(Chunker):
     def measure(self, text: str) -> int:
         """The first chunker's measure (every chunker measures in the same unit)."""
         return self.chunkers[0].measure(text)
-
-    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """Every chunker's chunks of `text` (with their metadata), in source order, renumbered."""
-        self._revalidated()
-        made = [(c.start, -c.end, g, c) for g, chunker in enumerate(self.chunkers) for c in chunker(text, source)]
-        made.sort(key=lambda item: item[:3])
-        total = len(made)
-        return [Chunk(c.text, c.start, c.end, i, {**c.metadata, "chunk_index": i, "total_chunks": total,
-                                                   "granularity": g})
-                for i, (_, _, g, c) in enumerate(made)]

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..caches import cached
-from ..core import Chunk, Chunker, ChunkSpan, register
+from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
@@ -61,7 +61,6 @@ from .steps import (
     PropositionFunction,
     PropositionStep,
     Step,
-    apply_steps,
     extractive_propositions,
 )
 from .table import table_context
@@ -217,8 +216,7 @@ class HybridChunker(UnitSized, Chunker):
         """The overlap must leave room for new text: ``chunk_overlap < chunk_size``."""
         self.require_smaller("chunk_overlap", "chunk_size")
 
-    @property
-    def steps(self) -> tuple[Step, ...]:
+    def after_chunking(self) -> tuple[Step, ...]:
         """The steps after chunking (`chunklab.strategies.steps`) that `context` and `propositions`
         ask for, in that order."""
         steps: list[Step] = []
@@ -227,10 +225,6 @@ class HybridChunker(UnitSized, Chunker):
         if self.propositions is not None:
             steps.append(PropositionStep(self.propositions))
         return tuple(steps)
-
-    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """The chunks of `text` (see `spans`), through `steps`: given their context and propositions."""
-        return apply_steps(text, super().__call__(text, source), self.steps)
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The spans of `text`, with their metadata: routed, capped and merged."""

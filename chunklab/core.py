@@ -479,7 +479,7 @@ def _with_params(holder: Any, params: dict[str, Any]) -> Any:
 def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
     """`Chunker.param_specs`, worked out once per class (signature and resolved type hints)."""
     signature = inspect.signature(cls.__init__)
-    hints = typing.get_type_hints(cls.__init__)
+    hints = typing.get_type_hints(cls.__init__, include_extras=True)
     return {
         name: p.replace(annotation=hints.get(name, p.annotation))
         for name, p in signature.parameters.items()

@@ -13,7 +13,9 @@ sent, and the budget never pays for a character twice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Annotated
 
+from ..constraints import InstanceOf, Items
 from ..core import Chunker, ChunkSpan, ParameterError, as_spans
 
 __all__ = ["Granularities"]
@@ -31,15 +33,14 @@ class Granularities(Chunker):
 
     name = "granularities"
 
-    def __init__(self, chunkers: Sequence[Chunker] = ()) -> None:
+    def __init__(
+        self, chunkers: Annotated[Sequence[Chunker], Items(each=InstanceOf(kinds=(Chunker,)), min_items=2)] = ()
+    ) -> None:
         self.chunkers = tuple(chunkers)
         self.validate()
 
     def check(self) -> None:
-        """At least two `Chunker` instances that measure in one unit."""
-        if len(self.chunkers) < 2 or not all(isinstance(c, Chunker) for c in self.chunkers):
-            raise ParameterError(f"Granularities: parameter 'chunkers' must hold at least two Chunker instances, "
-                                 f"got {self.chunkers!r}")
+        """The chunkers (at least two, checked by their constraint) must measure in one unit."""
         units = {getattr(c, "unit", "chars") for c in self.chunkers}
         if len(units) > 1:
             raise ParameterError(f"Granularities: parameter 'chunkers' must measure in one unit, got {sorted(units)}")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..caches import cached
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError, Step, StepError, apply_steps, as_spans
+from ..core import Chunk, Chunker, ChunkSpan, Step, StepError, apply_steps, as_spans
 from ..formats.blocks import breadcrumb_text
 from ..formats.tables import resolve_format
 from ..text.sentences import sentence_spans
@@ -194,13 +194,6 @@ class Pipeline(Chunker):
         self.chunker = chunker
         self.steps = tuple(steps)
         self.validate()
-
-    def check(self) -> None:
-        """`chunker` a `Chunker` instance; `steps` callables."""
-        if not isinstance(self.chunker, Chunker):
-            raise ParameterError(f"Pipeline: parameter 'chunker' must be a Chunker instance, got {self.chunker!r}")
-        if not isinstance(self.steps, (tuple, list)) or not all(callable(step) for step in self.steps):
-            raise ParameterError(f"Pipeline: parameter 'steps' must be a sequence of callables, got {self.steps!r}")
 
     def spans(self, text: str) -> Iterable[ChunkSpan]:
         """The wrapped chunker's chunks, with their metadata and its own steps' (steps never move one)."""

@@ -239,6 +239,14 @@ class Chunker:
             f"{decider}={' or '.join(map(str, values))}" for decider, values in conditions.items()
         )
 
+    @classmethod
+    def size_measure(cls, params: Mapping[str, Any]) -> tuple[str, Any]:
+        """How sizes are counted with the parameter values `params`: the ``unit`` (``"chars"`` for a
+        chunker without one) and, when it is ``"tokens"``, the ``tokenizer``. `explore` rescales the
+        `measured_in_unit` sliders when this changes."""
+        unit = params.get("unit", "chars")
+        return unit, params.get("tokenizer") if unit == "tokens" else None
+
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         """Current parameter values, by constructor argument name.
 

@@ -50,8 +50,6 @@ class ParameterError(ValueError, TypeError):
 Span = tuple[int, int]
 #: What `Chunker.spans` yields: a `Span`, or ``(start, end, extra_metadata)``.
 ChunkSpan = Span | tuple[int, int, Mapping[str, Any]]
-#: ``step(document, chunks) -> chunks``: the same chunks, metadata added (`apply_steps`).
-Step = Callable[[str, Sequence["Chunk"]], Iterable["Chunk"]]
 
 
 class StepError(ValueError):
@@ -137,6 +135,9 @@ class Chunk:
         """Number of source characters this chunk shares with `other`."""
         return max(0, min(self.end, other.end) - max(self.start, other.start))
 
+
+#: ``step(document, chunks) -> chunks``: the same chunks, metadata added (`apply_steps`).
+Step = Callable[[str, Sequence[Chunk]], Iterable[Chunk]]
 
 #: Every registered chunker class by its short name; filled by `register`.
 CHUNKERS: dict[str, type[Chunker]] = {}

@@ -453,6 +453,8 @@ def apply_steps(document: str, chunks: Sequence[Chunk], steps: Iterable[Step]) -
         if len(after) != len(out):
             raise StepError(f"step {step!r} returned {len(after)} chunks for {len(out)}")
         for before, chunk in zip(out, after):
+            if chunk is before:
+                continue
             moved = (chunk.start, chunk.end, chunk.index) != (before.start, before.end, before.index)
             if moved or chunk.text != before.text:
                 raise StepError(

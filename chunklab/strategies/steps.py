@@ -64,8 +64,9 @@ PropositionFunction = Callable[[str, Chunk], Sequence[str]]
 
 
 def with_metadata(chunk: Chunk, **fields: Any) -> Chunk:
-    """`chunk` with `fields` added to (or replaced in) its metadata; text and offsets unchanged."""
-    return Chunk(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, **fields})
+    """`chunk` with `fields` added to (or replaced in) its metadata; text and offsets unchanged (so
+    the chunk is made without checking them again: `Chunk.from_slice`)."""
+    return Chunk.from_slice(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, **fields})
 
 
 @cached(maxsize=16)
@@ -160,11 +161,14 @@ class ContextStep:
     contextualize: ContextFunction = ExtractiveContext()
 
     def __call__(self, document: str, chunks: Sequence[Chunk]) -> list[Chunk]:
-        """`chunks` with their context."""
+        """`chunks` with their context (`with_metadata`, written out: this runs once per chunk)."""
+        contextualize, make = self.contextualize, Chunk.from_slice
         out = []
         for chunk in chunks:
-            context = self.contextualize(document, chunk)
-            out.append(with_metadata(chunk, context=context) if context else chunk)
+            context = contextualize(document, chunk)
+            if context:
+                chunk = make(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, "context": context})
+            out.append(chunk)
         return out
 
 

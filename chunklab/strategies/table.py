@@ -33,9 +33,9 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
 
 
 @cached(maxsize=16)
-def _tables(text: str, fmt: DocumentFormat) -> tuple[tuple[Table, tuple[str, ...]], ...]:
-    """The tables of `text` (each with its breadcrumb), in order: what ``metadata["table"]`` counts."""
-    return tuple((part, trail) for part, trail in document_parts(text, fmt) if isinstance(part, Table))
+def _table_contexts(text: str, fmt: DocumentFormat, mode: ContextMode) -> tuple[str, ...]:
+    """`table_context` of each table of `text` in `mode`, in order: what ``metadata["table"]`` counts."""
+    return tuple(table_context(part, trail, mode) for part, trail in document_parts(text, fmt) if isinstance(part, Table))
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,9 @@ class TableContext:
     def __call__(self, document: str, chunk: Chunk) -> str:
         """The context line(s) of `chunk` ("" for none)."""
         meta = chunk.metadata
-        if "table" in meta:
-            table, trail = _tables(document, self.format)[meta["table"]]
-            return table_context(table, trail, self.mode)
+        table = meta.get("table")
+        if table is not None:
+            return _table_contexts(document, self.format, self.mode)[table]
         return meta.get("section", "") if self.mode == "section+header" else ""
 
 

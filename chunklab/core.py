@@ -65,8 +65,9 @@ def content_hash(text: str) -> str:
 def _made_fast(cls: type[Chunk]) -> type[Chunk]:
     """Class decorator of `Chunk`, applied after `dataclass` has made its slots: adds
     ``Chunk.from_slice(text, start, end, index, metadata)``, for a `text` known to be
-    ``source[start:end]`` with ``0 <= start <= end <= len(source)``: a bare object whose slots are
-    filled by their own setters. The frozen dataclass's ``__init__`` sets each field through
+    ``source[start:end]`` with ``0 <= start <= end <= len(source)`` (or the fields of a chunk made
+    already, with other metadata: what a step returns): a bare object whose slots are filled by
+    their own setters. The frozen dataclass's ``__init__`` sets each field through
     ``object.__setattr__`` and runs `__post_init__`'s check: 0.4 µs more a chunk, a quarter of
     `FixedSizeChunker`'s whole call on the corpus (bench: ``benchmarks/bench_chunks.py``). The
     arguments are the fields in order, as for ``Chunk(...)``; a new field is added here (the

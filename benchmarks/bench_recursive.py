@@ -4,7 +4,7 @@ on every text shape, with two reference rows for the fastest a splitter can be.
 At 512 characters with overlap 0 and 50, on `CHARS` characters of each shape (`shapes`) per round:
 
 * chunklab ``RecursiveChunker(...)(text)``: `Chunk` objects with exact offsets and metadata (index,
-  counts, content hash, made when first read), i.e. everything a pipeline gets, not just the cut
+  counts; the content hash is a property read by exports), i.e. everything a pipeline gets, not just the cut
   positions; the ratios are computed against this row. It uses LangChain's cascade (``("paragraph",
   "line", "word", "char")`` for LangChain's default separators ``["\\n\\n", "\\n", " ", ""]``), so
   that the comparison with LangChain does the same cuts; chunklab's default cascade (sentence ends

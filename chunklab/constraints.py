@@ -3,8 +3,10 @@ handles parameters.
 
 A chunker declares each parameter once: the type hint of its ``__init__`` argument says what kind
 of value it is (a number, one of some options, a flag, text, a list of words, a callable, a name
-or an object; ``| None`` when None is allowed too), and the class's ``bounds`` add the interval
-of a number. `constraint_for` turns the pair into a `Constraint`, and from that one object
+or an object, an instance of a class, a sequence of such values; ``| None`` when None is allowed
+too), and the class's ``bounds`` add the interval of a number. A hint that cannot say it (an
+object of another library, known by its methods) carries its constraint:
+``Annotated[Any, HasMethods("split_text")]``. `constraint_for` turns the pair into a `Constraint`, and from that one object
 
 * `chunklab.core.Chunker.validate` checks a value (`Constraint.problem`),
 * the command line parses a ``--param`` value and describes the parameter
@@ -30,6 +32,9 @@ __all__ = [
     "Choice",
     "Constraint",
     "Flag",
+    "HasMethods",
+    "InstanceOf",
+    "Items",
     "NameOrObject",
     "Number",
     "Objects",
@@ -255,8 +260,70 @@ class Callables(Constraint):
 
 
 @dataclass(frozen=True, kw_only=True)
+class InstanceOf(Constraint):
+    """An instance of one of `kinds` (a parameter hinted with a class, e.g. ``chunker: Chunker``):
+    set from Python only."""
+
+    kinds: tuple[type, ...]
+    settable: ClassVar[bool] = False
+
+    def _names(self) -> str:
+        return " or ".join(kind.__name__ for kind in self.kinds)
+
+    def _problem(self, value: Any) -> str | None:
+        return None if isinstance(value, self.kinds) else f"must be a {self._names()} instance"
+
+    def _describe(self) -> str:
+        return f"a {self._names()} ({_FROM_PYTHON})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HasMethods(Constraint):
+    """An object with these `methods` (callable attributes), e.g. another library's splitter known
+    by its ``split_text``: declared as ``Annotated[Any, HasMethods(methods=("split_text",),
+    what="a LangChain TextSplitter")]``. Set from Python only."""
+
+    methods: tuple[str, ...]
+    what: str = "an object"
+    settable: ClassVar[bool] = False
+
+    def _problem(self, value: Any) -> str | None:
+        if all(callable(getattr(value, name, None)) for name in self.methods):
+            return None
+        return f"must be {self.what} (an object with {', '.join(self.methods)})"
+
+    def _describe(self) -> str:
+        return f"{self.what}, with {', '.join(self.methods)} ({_FROM_PYTHON})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Items(Constraint):
+    """A tuple or list of at least `min_items` values, each allowed by `each` (a parameter hinted
+    ``Sequence[X]``); set from Python only."""
+
+    each: Constraint
+    min_items: int = 0
+    settable: ClassVar[bool] = False
+
+    def _problem(self, value: Any) -> str | None:
+        if not isinstance(value, (tuple, list)) or len(value) < self.min_items:
+            return "must be a tuple or list" + (f" of at least {self.min_items} values" if self.min_items else "")
+        for i, item in enumerate(value):
+            problem = self.each.problem(item)
+            if problem is not None:
+                return f"item {i} {problem}"
+        return None
+
+    def _describe(self) -> str:
+        least = f" (at least {self.min_items})" if self.min_items else ""
+        return f"a tuple or list{least}, each: {self.each.describe()}"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Objects(Constraint):
-    """Any value the type hint names but no other constraint covers; the chunker's `check` judges it."""
+    """Any value (a parameter hinted ``Any``, or with a hint no other constraint covers): the
+    chunker's `check` judges it. Prefer a hint that says what the value must be, or an
+    ``Annotated[..., HasMethods(...)]``."""
 
     hint: Any = Any
     settable: ClassVar[bool] = False
@@ -282,6 +349,9 @@ def constraint_for(hint: Any, bound: tuple[float | None, float | None] | None = 
 
 def _from_hint(hint: Any) -> Constraint:
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        given = [m for m in hint.__metadata__ if isinstance(m, Constraint)]
+        return given[0] if given else _from_hint(typing.get_args(hint)[0])
     if origin in (typing.Union, types.UnionType):
         members = [m for m in typing.get_args(hint) if m is not type(None)]
         optional = len(members) < len(typing.get_args(hint))
@@ -304,4 +374,10 @@ def _from_hint(hint: Any) -> Constraint:
         return TextList()
     if hint is collections.abc.Callable or origin is collections.abc.Callable:
         return Callables()
+    if origin in (collections.abc.Sequence, tuple) and hint != tuple[str, ...]:
+        args = typing.get_args(hint)
+        if origin is collections.abc.Sequence or (len(args) == 2 and args[1] is Ellipsis):
+            return Items(each=_from_hint(args[0]))
+    if hint is not Any and inspect.isclass(hint) and not getattr(hint, "_is_protocol", False):
+        return InstanceOf(kinds=(hint,))
     return Objects(hint=hint)

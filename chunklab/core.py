@@ -16,7 +16,7 @@ import hashlib
 import inspect
 import operator
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -30,7 +30,12 @@ __all__ = [
     "Chunker",
     "ParameterError",
     "Span",
+    "Step",
+    "StepError",
+    "apply_steps",
+    "as_spans",
     "content_hash",
+    "numbered",
     "register",
 ]
 
@@ -47,40 +52,30 @@ Span = tuple[int, int]
 ChunkSpan = Span | tuple[int, int, Mapping[str, Any]]
 
 
+class StepError(ValueError):
+    """A step after chunking changed what only a chunker may change: a chunk's text, offsets or index,
+    or the number of chunks."""
+
+
 def content_hash(text: str) -> str:
     """A short, stable fingerprint of a chunk's text (first 16 hex digits of its SHA-256)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-#: Stands for a ``content_hash`` not computed yet (see `_made_fast`).
-_LATER = object()
-
-
 def _made_fast(cls: type[Chunk]) -> type[Chunk]:
-    """Class decorator of `Chunk`, applied after `dataclass` has made its slots: the one place where
-    chunks are made faster than the dataclass allows. It adds two things.
-
-    * ``Chunk.from_slice(text, start, end, index, metadata)``, for a `text` known to be
-      ``source[start:end]`` with ``0 <= start <= end <= len(source)``: a bare object whose slots
-      are filled by their own setters. The frozen dataclass's ``__init__`` sets each field through
-      ``object.__setattr__`` and runs `__post_init__`'s check, about 0.6 µs more a chunk (bench:
-      ``benchmarks/bench_chunks.py``). The arguments are the fields in order, as for ``Chunk(...)``;
-      a new field is added here (the unpacking below fails until it is).
-    * ``chunk.metadata`` computes ``content_hash`` the first time it is read. The SHA-256 of every
-      chunk's text costs more than the rest of making the chunk, for a value a pipeline that wants
-      texts and offsets never reads; so `Chunker.__call__` puts the placeholder `_LATER` in its
-      place and the first read replaces it with the hash of ``chunk.text``. What any reader sees is
-      the dict an eager build made, in the same order (equality, ``repr``, copies, pickles and
-      ``dataclasses.asdict`` read the attribute too). The placeholder is an object the garbage
-      collector does not track, so the dict stays untracked; a lazy mapping object per chunk
-      would double the objects every collection walks.
-    """
+    """Class decorator of `Chunk`, applied after `dataclass` has made its slots: adds
+    ``Chunk.from_slice(text, start, end, index, metadata)``, for a `text` known to be
+    ``source[start:end]`` with ``0 <= start <= end <= len(source)`` (or the fields of a chunk made
+    already, with other metadata: what a step returns): a bare object whose slots are filled by
+    their own setters. The frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__`` and runs `__post_init__`'s check: 0.4 µs more a chunk, a quarter of
+    `FixedSizeChunker`'s whole call on the corpus (bench: ``benchmarks/bench_chunks.py``). The
+    arguments are the fields in order, as for ``Chunk(...)``; a new field is added here (the
+    unpacking below fails until it is)."""
     make = object.__new__
     set_text, set_start, set_end, set_index, set_metadata = (
         cls.__dict__[f.name].__set__ for f in dataclasses.fields(cls)
     )
-    read_metadata = cls.__dict__["metadata"].__get__
-    later = _LATER
 
     def from_slice(text: str, start: int, end: int, index: int, metadata: Mapping[str, Any]) -> Chunk:
         chunk = make(cls)
@@ -91,14 +86,7 @@ def _made_fast(cls: type[Chunk]) -> type[Chunk]:
         set_metadata(chunk, metadata)
         return chunk
 
-    def metadata(chunk: Chunk) -> Mapping[str, Any]:
-        value = read_metadata(chunk)
-        if type(value) is dict and value.get("content_hash") is later:
-            value["content_hash"] = content_hash(chunk.text)
-        return value
-
     cls.from_slice = staticmethod(from_slice)  # type: ignore[assignment]
-    cls.metadata = property(metadata, set_metadata, doc="The chunk's metadata (see `_made_fast`).")  # type: ignore[assignment]
     return cls
 
 
@@ -133,10 +121,24 @@ class Chunk:
     def __len__(self) -> int:
         return len(self.text)
 
+    @property
+    def content_hash(self) -> str:
+        """A short, stable fingerprint of the chunk's text (`content_hash`), computed when read; not
+        part of `metadata` (exports add it: `chunklab.pipeline.export.exported_metadata`)."""
+        return content_hash(self.text)
+
+    def exported_metadata(self) -> dict[str, Any]:
+        """A copy of `metadata` with ``content_hash`` added: what the exports write (records and JSON
+        lines, LangChain documents, LlamaIndex nodes)."""
+        return {**self.metadata, "content_hash": content_hash(self.text)}
+
     def overlaps(self, other: Chunk) -> int:
         """Number of source characters this chunk shares with `other`."""
         return max(0, min(self.end, other.end) - max(self.start, other.start))
 
+
+#: ``step(document, chunks) -> chunks``: the same chunks, metadata added (`apply_steps`).
+Step = Callable[[str, Sequence[Chunk]], Iterable[Chunk]]
 
 #: Every registered chunker class by its short name; filled by `register`.
 CHUNKERS: dict[str, type[Chunker]] = {}
@@ -175,12 +177,16 @@ class Chunker:
     * may report a size limit with `size_limit` and how they measure size with `measure`; the property
       tests hold every chunk to that contract.
 
+    * may name steps to run over its chunks after chunking in `after_chunking` (metadata only, see
+      `apply_steps`); a subclass never overrides `__call__`, which is the one template: check the
+      text, re-validate, make the chunks of `spans` (`numbered`), run the steps.
+
     Calling a chunker on a string returns ``list[Chunk]`` (empty for empty or whitespace-only text;
-    a non-string raises `TypeError`) with metadata ``chunk_index``,
-    ``total_chunks``, ``char_count``, ``content_hash``, ``source`` (when given) and, for a chunker
-    whose ``unit`` is ``"tokens"``, ``token_count`` (its `measure`, counted during the call), plus
-    whatever the strategy adds (``content_hash`` is computed when the metadata is first read: see
-    `_made_fast`).
+    a non-string raises `TypeError`) with metadata ``chunk_index``, ``total_chunks``,
+    ``char_count``, ``source`` (when given) and, for a chunker whose ``unit`` is ``"tokens"``,
+    ``token_count`` (its `measure`, counted during the call), plus whatever the strategy and its
+    steps add. A chunk's ``content_hash`` is `Chunk.content_hash`, which the exports write
+    (`Chunk.exported_metadata`).
     """
 
     #: Short registry name, e.g. ``"fixed"``.
@@ -234,6 +240,14 @@ class Chunker:
         return "only with " + " and ".join(
             f"{decider}={' or '.join(map(str, values))}" for decider, values in conditions.items()
         )
+
+    @classmethod
+    def size_measure(cls, params: Mapping[str, Any]) -> tuple[str, Any]:
+        """How sizes are counted with the parameter values `params`: the ``unit`` (``"chars"`` for a
+        chunker without one) and, when it is ``"tokens"``, the ``tokenizer``. `explore` rescales the
+        `measured_in_unit` sliders when this changes."""
+        unit = params.get("unit", "chars")
+        return unit, params.get("tokenizer") if unit == "tokens" else None
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         """Current parameter values, by constructor argument name.
@@ -359,44 +373,97 @@ class Chunker:
         """The size of a chunk's text in this chunker's unit (characters by default)."""
         return len(text)
 
+    def after_chunking(self) -> Sequence[Step]:
+        """The steps `__call__` runs over the chunks (``step(document, chunks) -> chunks``, metadata
+        only: `apply_steps`); none by default. `chunklab.strategies.steps` has the steps."""
+        return ()
+
     def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """Chunk `text`; `source` (e.g. a document name) is copied into each chunk's metadata."""
+        """Chunk `text`; `source` (e.g. a document name) is copied into each chunk's metadata.
+
+        The one template of every chunker: refuse a non-string, re-validate if a parameter changed,
+        make the chunks of `spans` (`numbered`), then run `after_chunking`'s steps."""
         if not isinstance(text, str):
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
         self._revalidated()
-        raw = list(self.spans(text))
-        total, length = len(raw), len(text)
         counts_tokens = getattr(self, "unit", None) == "tokens"
-        later, from_slice = _LATER, Chunk.from_slice
-        chunks = []
-        add = chunks.append
-        # Each span is let go as soon as its chunk is made (taken from the end of the reversed
-        # list): the chunks are tracked objects, ten thousand of them set off a full collection,
-        # and that collection then walks the chunks made but not the spans already used.
-        raw.reverse()
-        for index in range(total):
-            span = raw.pop()
-            start, end = span[0], span[1]
-            piece = text[start:end]
-            # content_hash: computed when first read (see `_made_fast`)
-            if source is None:
-                metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece), "content_hash": later}
-            else:
-                metadata = {"source": source, "chunk_index": index, "total_chunks": total, "char_count": len(piece),
-                            "content_hash": later}
-            if len(span) == 3:
-                metadata.update(span[2])
-            if counts_tokens and "token_count" not in metadata:
-                metadata["token_count"] = self.measure(piece)
-            if 0 <= start <= end <= length:  # the text is the slice: what `Chunk.__post_init__` checks holds
-                add(from_slice(piece, start, end, index, metadata))
-            else:
-                add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
-        return chunks
+        chunks = numbered(text, self.spans(text), source, self.measure if counts_tokens else None)
+        steps = self.after_chunking()
+        return apply_steps(text, chunks, steps) if steps else chunks
 
     def split_text(self, text: str) -> list[str]:
         """Just the chunk texts, for code that expects a list of strings."""
         return [text[span[0] : span[1]] for span in self.spans(text)]
+
+
+def numbered(
+    text: str, spans: Iterable[ChunkSpan], source: str | None = None, measure: Callable[[str], int] | None = None
+) -> list[Chunk]:
+    """The chunks of `text` at `spans` (in order), numbered from 0: `Chunker.__call__`'s chunks, and
+    the one place chunks get ``chunk_index`` and ``total_chunks``. Metadata: ``source`` (when
+    given), ``chunk_index``, ``total_chunks``, ``char_count``, then a span's own metadata and, with
+    `measure`, ``token_count`` unless the span has one. Chunks made by other calls are numbered
+    again by passing them through `as_spans`."""
+    raw = list(spans)
+    total, length = len(raw), len(text)
+    from_slice = Chunk.from_slice
+    chunks = []
+    add = chunks.append
+    # Each span is let go as soon as its chunk is made (taken from the end of the reversed
+    # list): the chunks are tracked objects, ten thousand of them set off a full collection,
+    # and that collection then walks the chunks made but not the spans already used.
+    raw.reverse()
+    for index in range(total):
+        span = raw.pop()
+        start, end = span[0], span[1]
+        piece = text[start:end]
+        if source is None:
+            metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece)}
+        else:
+            metadata = {"source": source, "chunk_index": index, "total_chunks": total, "char_count": len(piece)}
+        if len(span) == 3:
+            metadata.update(span[2])
+        if measure is not None and "token_count" not in metadata:
+            metadata["token_count"] = measure(piece)
+        if 0 <= start <= end <= length:  # the text is the slice: what `Chunk.__post_init__` checks holds
+            add(from_slice(piece, start, end, index, metadata))
+        else:
+            add(Chunk(piece, start, end, index, metadata))  # raises: the span is outside the text
+    return chunks
+
+
+#: The metadata `numbered` writes from a chunk's place in its list, which `as_spans` leaves out.
+_NUMBERING = frozenset({"chunk_index", "total_chunks"})
+
+
+def as_spans(chunks: Iterable[Chunk], shift: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
+    """Chunks made by another call as spans with their metadata (less their numbering), moved by
+    `shift` characters: for a chunker made of other chunkers (its `spans`), or for chunks of parts
+    of a text put together (`numbered` numbers them again)."""
+    return [
+        (c.start + shift, c.end + shift, {k: v for k, v in c.metadata.items() if k not in _NUMBERING}) for c in chunks
+    ]
+
+
+def apply_steps(document: str, chunks: Sequence[Chunk], steps: Iterable[Step]) -> list[Chunk]:
+    """`chunks` of `document` through every step in turn. Raises `StepError` when a step returns
+    other chunks than it was given (a different count, text, span or index): steps add metadata."""
+    out = list(chunks)
+    for step in steps:
+        after = list(step(document, out))
+        if len(after) != len(out):
+            raise StepError(f"step {step!r} returned {len(after)} chunks for {len(out)}")
+        for before, chunk in zip(out, after):
+            if chunk is before:
+                continue
+            moved = (chunk.start, chunk.end, chunk.index) != (before.start, before.end, before.index)
+            if moved or chunk.text != before.text:
+                raise StepError(
+                    f"step {step!r} changed chunk {before.index} [{before.start}, {before.end}) into "
+                    f"chunk {chunk.index} [{chunk.start}, {chunk.end}): a step may change metadata only"
+                )
+        out = after
+    return out
 
 
 def _params_of(value: Any, deep: bool) -> dict[str, Any]:
@@ -424,7 +491,7 @@ def _with_params(holder: Any, params: dict[str, Any]) -> Any:
 def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
     """`Chunker.param_specs`, worked out once per class (signature and resolved type hints)."""
     signature = inspect.signature(cls.__init__)
-    hints = typing.get_type_hints(cls.__init__)
+    hints = typing.get_type_hints(cls.__init__, include_extras=True)
     return {
         name: p.replace(annotation=hints.get(name, p.annotation))
         for name, p in signature.parameters.items()

@@ -1,7 +1,7 @@
 """Record every registered chunker's chunks on every corpus document, as the "no chunk changes" guard.
 
 Writes ``tests/fixtures/corpus_spans.json``: for each ``(chunker, document)`` pair, with the
-chunker's defaults, a SHA-256 of the chunk spans and one of the chunk metadata.
+chunker's defaults, a SHA-256 of the chunk spans and one of the chunk metadata as exported (with ``content_hash``).
 `tests/test_corpus_spans.py` recomputes both and fails on any difference, so a refactoring
 that should not change a chunk proves it. When a change is meant to move chunks, regenerate
 the file and say so in the commit message::
@@ -37,7 +37,7 @@ def fingerprints(chunker_name: str, document: str) -> dict[str, Any]:
     return {
         "chunks": len(chunks),
         "spans": _digest([[chunk.start, chunk.end] for chunk in chunks]),
-        "metadata": _digest([dict(chunk.metadata) for chunk in chunks]),
+        "metadata": _digest([chunk.exported_metadata() for chunk in chunks]),
     }
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 import pytest
 
 from chunklab import CHUNKERS, Chunk, Chunker
-from chunklab.core import ParameterError, register
+from chunklab.core import ParameterError, as_spans, content_hash, numbered, register
 from chunklab.pipeline.export import from_dicts, read_jsonl, to_dicts, to_langchain, to_llamaindex, write_jsonl
 from chunklab.strategies import FixedSizeChunker
 
@@ -57,7 +57,7 @@ def test_call_builds_the_same_chunks_as_the_constructor() -> None:
     chunks = Toy(size=3)("abcdefg", source="s")
     rebuilt = [Chunk(c.text, c.start, c.end, c.index, dict(c.metadata)) for c in chunks]
     assert chunks == rebuilt and [type(c) for c in chunks] == [Chunk] * 3
-    assert list(chunks[0].metadata) == ["source", "chunk_index", "total_chunks", "char_count", "content_hash", "mode"]
+    assert list(chunks[0].metadata) == ["source", "chunk_index", "total_chunks", "char_count", "mode"]
     with pytest.raises(AttributeError):
         chunks[0].start = 5  # still frozen
 
@@ -75,12 +75,18 @@ def test_call_builds_chunks_with_standard_metadata() -> None:
         "chunk_index": 1,
         "total_chunks": 3,
         "char_count": 4,
-        "content_hash": chunks[1].metadata["content_hash"],
         "mode": "a",
     }
-    assert len(chunks[1].metadata["content_hash"]) == 16
-    assert chunks[0].metadata["content_hash"] != chunks[1].metadata["content_hash"]
     assert "source" not in Toy()("abc")[0].metadata
+
+
+def test_content_hash_is_computed_from_the_text_and_exported_not_stored() -> None:
+    chunks = Toy(size=4)("abcdefghab")
+    assert len(chunks[1].content_hash) == 16 and chunks[1].content_hash == content_hash("efgh")
+    assert chunks[0].content_hash == Chunk("abcd", 5, 9).content_hash != chunks[1].content_hash
+    assert "content_hash" not in chunks[1].metadata  # reading it writes nothing into the frozen chunk
+    assert chunks[1].exported_metadata() == {**chunks[1].metadata, "content_hash": chunks[1].content_hash}
+    assert "content_hash" not in chunks[1].metadata
 
 
 @pytest.mark.parametrize(
@@ -208,3 +214,27 @@ def test_deep_params_and_nested_set_params() -> None:
     with pytest.raises(ParameterError, match="nope"):
         chunker.set_params(nope__x=1)
     assert chunker.context.breadcrumb is False, "failed nested set_params changes nothing"
+
+
+def test_no_chunker_reimplements_the_template_call() -> None:
+    import chunklab.integrations.wrapped  # noqa: F401  (the wrappers are chunkers too)
+    from chunklab.strategies.granularities import Granularities
+    from chunklab.strategies.steps import Pipeline
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls, *(s for sub in cls.__subclasses__() for s in subclasses(sub))]
+
+    found = subclasses(Chunker)
+    assert {Pipeline, Granularities, CHUNKERS["hybrid"]} <= set(found)
+    assert [c.__qualname__ for c in found if c is not Chunker and "__call__" in c.__dict__] == []
+
+
+def test_numbered_numbers_chunks_made_elsewhere_again() -> None:
+    text = "abcdefghij"
+    first, second = Toy(size=4)(text[:6], source="x"), Toy(size=4)(text[6:], source="x")
+    chunks = numbered(text, [*as_spans(first), *as_spans(second, shift=6)], "x")
+    assert [(c.text, c.index) for c in chunks] == [("abcd", 0), ("ef", 1), ("ghij", 2)]
+    assert [c.metadata["chunk_index"] for c in chunks] == [0, 1, 2]
+    assert {c.metadata["total_chunks"] for c in chunks} == {3}
+    assert chunks[2].metadata == {**second[0].metadata, "chunk_index": 2, "total_chunks": 3}
+    assert [c.metadata["token_count"] for c in numbered(text, [(0, 3)], measure=lambda t: 7)] == [7]

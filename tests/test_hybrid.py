@@ -329,3 +329,20 @@ def test_without_the_overlap_the_chunks_are_those_packed_under_the_smaller_size(
     assert [c.start for c in overlapped][0] == packed[0].start
     assert all(o.start < p.start for o, p in zip(overlapped[1:], packed[1:]))
     assert all(p.start - o.start <= 100 for o, p in zip(overlapped, packed))
+
+
+def test_one_route_per_modality_and_no_route_depends_on_the_table_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunklab.formats.blocks import MODALITIES
+    from chunklab.strategies import hybrid
+
+    assert set(hybrid._ROUTES) == set(MODALITIES)
+    for kinds, route in [({"list"}, "list"), ({"list", "heading"}, "prose"), ({"paragraph"}, "prose"),
+                         ({"heading"}, "prose"), ({"quote", "list"}, "prose")]:
+        assert hybrid._unit_route(frozenset(kinds)) == route
+    text = MIXED + "\n\n## Steps\n\n- Warm the cache before the peak hour.\n- Watch the hit rate every day.\n"
+    chunker = HybridChunker(chunk_size=200, min_chunk_size=50, chunk_overlap=40, context=None)
+    expected = [(c.start, c.end, c.metadata["modality"]) for c in chunker(text)]
+    assert {m for *_, m in expected} >= {"prose", "table", "code"}
+    monkeypatch.setattr(hybrid, "_ROUTES", dict(reversed(hybrid._ROUTES.items())))
+    again = text + "\n"  # a new text: its analysis is not the cached one
+    assert [(c.start, c.end, c.metadata["modality"]) for c in chunker(again)] == expected

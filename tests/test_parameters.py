@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from chunklab import CHUNKERS, ParameterError
+from chunklab import CHUNKERS, Chunker, ParameterError
 from chunklab.constraints import Callables, Choice, Flag, NameOrObject, Number, Text, TextList
 from chunklab.pipeline.cli import main, make_chunker, parse_value
 from chunklab.strategies.fixed import FixedSizeChunker
@@ -136,3 +136,39 @@ def test_every_chunker_refuses_a_bad_attribute_when_it_runs(name: str) -> None:
     chunker.chunk_size = constraint.low - 1
     with pytest.raises(ParameterError, match="chunk_size"):
         chunker("A first sentence. A second one.")
+
+
+def test_objects_are_checked_by_their_declaration_not_by_hand() -> None:
+    from collections.abc import Sequence
+    from typing import Annotated, Any
+
+    from chunklab.constraints import HasMethods, InstanceOf, Items, Objects, constraint_for
+    from chunklab.integrations.wrapped import LangChainChunker, LlamaIndexChunker
+    from chunklab.strategies.granularities import Granularities
+    from chunklab.strategies.steps import Pipeline
+
+    splitter = constraint_for(Annotated[Any, HasMethods(methods=("split_text",), what="a splitter")])
+    assert splitter.problem(object()) == "must be a splitter (an object with split_text)"
+    assert splitter.problem(type("S", (), {"split_text": lambda self, t: [t]})()) is None
+    assert splitter.problem(type("S", (), {"split_text": "not callable"})()) is not None
+    assert constraint_for(FixedSizeChunker) == InstanceOf(kinds=(FixedSizeChunker,))
+    assert constraint_for(FixedSizeChunker).problem(FixedSizeChunker()) is None
+    assert constraint_for(FixedSizeChunker).problem("fixed") == "must be a FixedSizeChunker instance"
+    items = constraint_for(Sequence[FixedSizeChunker])
+    assert items == Items(each=InstanceOf(kinds=(FixedSizeChunker,)))
+    assert items.problem([FixedSizeChunker(), 3]) == "item 1 must be a FixedSizeChunker instance"
+    assert items.problem("text") == "must be a tuple or list" and items.problem(()) is None
+    assert isinstance(constraint_for(Any), Objects) and constraint_for(Any).problem(3) is None
+    # the chunkers that wrap objects check them through these constraints
+    assert isinstance(LangChainChunker.constraints()["text_splitter"], HasMethods)
+    assert isinstance(LlamaIndexChunker.constraints()["node_parser"], HasMethods)
+    assert Pipeline.constraints()["chunker"] == InstanceOf(kinds=(Chunker,))
+    assert Granularities.constraints()["chunkers"].min_items == 2
+    for make, message in [
+        (lambda: LangChainChunker(3), "'text_splitter' must be a LangChain TextSplitter"),
+        (lambda: LlamaIndexChunker(None), "'node_parser' must be a LlamaIndex NodeParser"),
+        (lambda: Granularities([FixedSizeChunker()]), "'chunkers' must be a tuple or list of at least 2"),
+        (lambda: Granularities([FixedSizeChunker(), "x"]), "'chunkers' item 1 must be a Chunker instance"),
+    ]:
+        with pytest.raises(ParameterError, match=message):
+            make()

@@ -144,8 +144,8 @@ def test_pipeline_is_a_chunker_with_the_wrapped_chunkers_spans():
 
 def test_the_hybrid_runs_its_context_and_propositions_as_steps():
     hybrid = HybridChunker(chunk_size=120, min_chunk_size=0, propositions=extractive_propositions)
-    assert hybrid.steps == (ContextStep(ExtractiveContext()), PropositionStep(extractive_propositions))
-    assert HybridChunker(context=None).steps == ()
+    assert hybrid.after_chunking() == (ContextStep(ExtractiveContext()), PropositionStep(extractive_propositions))
+    assert HybridChunker(context=None).after_chunking() == ()
     bare = HybridChunker(chunk_size=120, min_chunk_size=0, context=None)
     composed = Pipeline(bare, steps=[ContextStep(), PropositionStep()])
     assert composed(GUIDE, source="guide") == hybrid(GUIDE, source="guide")
@@ -210,3 +210,14 @@ def test_use_context_gives_wrapped_langchain_and_llama_index_splitters_a_context
     answered = with_context.rows.set_index(["chunker", "question"])["answered"]
     assert answered["langchain", "z"] == 1.0
     assert plain.rows.set_index(["chunker", "question"]).loc[("langchain", "z"), "answered"] == 0.0
+
+
+def test_a_pipeline_validates_again_when_called_after_a_direct_change():
+    pipeline = Pipeline(RecursiveChunker(chunk_size=80), steps=[ContextStep()])
+    pipeline.steps = ("not a step",)
+    with pytest.raises(ParameterError, match="steps"):
+        pipeline(GUIDE)
+    pipeline.steps = ()
+    pipeline.chunker.chunk_size = 0
+    with pytest.raises(ParameterError, match="chunk_size"):
+        pipeline(GUIDE)

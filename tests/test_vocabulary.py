@@ -85,7 +85,7 @@ def test_metadata_uses_the_shared_keys(name: str) -> None:
     for chunk in chunks:
         meta = chunk.metadata
         assert not RETIRED_KEYS & set(meta), f"{name} uses retired keys {RETIRED_KEYS & set(meta)}"
-        assert {"source", "chunk_index", "total_chunks", "char_count", "content_hash"} <= set(meta)
+        assert {"source", "chunk_index", "total_chunks", "char_count", "content_hash"} <= set(chunk.exported_metadata())
         if "section" in meta or "breadcrumb" in meta:
             assert isinstance(meta["breadcrumb"], list) and meta["section"] == breadcrumb_text(meta["breadcrumb"])
         if "modality" in meta:

@@ -32,7 +32,7 @@ def to_documents(chunks: Iterable[Chunk], metadata: Mapping[str, Any] | None = N
     base = dict(metadata or {})
     return [
         Document(page_content=chunk.text,
-                 metadata={**base, **metadata_values(chunk.metadata), "start_index": chunk.start,
+                 metadata={**base, **metadata_values(chunk.exported_metadata()), "start_index": chunk.start,
                            "end_index": chunk.end})
         for chunk in chunks
     ]

@@ -62,7 +62,7 @@ class ChunklabNodeParser(NodeParser):
             chunks = chunker(text)
             made = build_nodes_from_splits([c.text for c in chunks], node, id_func=self.id_func)
             for piece, chunk in zip(made, chunks):
-                own = metadata_values(chunk.metadata)
+                own = metadata_values(chunk.exported_metadata())
                 piece.start_char_idx, piece.end_char_idx = chunk.start, chunk.end
                 piece.metadata.update(own)
                 hidden = [key for key in own if key != "context"]

@@ -18,9 +18,10 @@ Neither framework is imported until a text is chunked (or a reference row builds
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from ..core import Chunker, ChunkSpan, ParameterError
+from ..constraints import HasMethods
+from ..core import Chunker, ChunkSpan
 from . import metadata_values
 from .placement import place
 
@@ -40,13 +41,11 @@ class LangChainChunker(Chunker):
 
     name: ClassVar[str] = "langchain"
 
-    def __init__(self, text_splitter: Any) -> None:
+    def __init__(
+        self, text_splitter: Annotated[Any, HasMethods(methods=("split_text",), what="a LangChain TextSplitter")]
+    ) -> None:
         self.text_splitter = text_splitter
         self.validate()
-
-    def check(self) -> None:
-        """`text_splitter` must have a ``split_text`` method."""
-        _require(self, "text_splitter", "a LangChain TextSplitter", "split_text")
 
     def langchain_splitter(self) -> Any:
         """The LangChain splitter that cuts (the one given; a reference row builds its own)."""
@@ -71,14 +70,6 @@ class LangChainChunker(Chunker):
     def measure(self, text: str) -> int:
         """The size of `text` as the splitter measures it (its ``length_function``; characters by default)."""
         return getattr(self.langchain_splitter(), "_length_function", len)(text)
-
-
-def _require(chunker: Chunker, parameter: str, what: str, method: str) -> None:
-    """Raise `ParameterError` unless `chunker`'s `parameter` has the method `method`."""
-    value = getattr(chunker, parameter)
-    if not callable(getattr(value, method, None)):
-        raise ParameterError(f"{type(chunker).__name__}: parameter {parameter!r} must be {what} (an object with "
-                             f"{method}), got {type(value).__name__}")
 
 
 def _overlap_rule(splitter: Any) -> Any:
@@ -106,13 +97,12 @@ class LlamaIndexChunker(Chunker):
 
     name: ClassVar[str] = "llama_index"
 
-    def __init__(self, node_parser: Any) -> None:
+    def __init__(
+        self,
+        node_parser: Annotated[Any, HasMethods(methods=("get_nodes_from_documents",), what="a LlamaIndex NodeParser")],
+    ) -> None:
         self.node_parser = node_parser
         self.validate()
-
-    def check(self) -> None:
-        """`node_parser` must have a ``get_nodes_from_documents`` method."""
-        _require(self, "node_parser", "a LlamaIndex NodeParser", "get_nodes_from_documents")
 
     def llama_index_parser(self) -> Any:
         """The LlamaIndex parser that cuts (the one given; a reference row builds its own)."""

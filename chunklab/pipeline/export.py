@@ -16,16 +16,22 @@ __all__ = ["from_dicts", "json_line", "read_jsonl", "to_dicts", "to_langchain", 
 
 
 def to_dicts(chunks: Iterable[Chunk]) -> list[dict[str, Any]]:
-    """``{"text", "start", "end", "index", "metadata"}`` per chunk (metadata copied)."""
+    """``{"text", "start", "end", "index", "metadata"}`` per chunk (metadata copied, with
+    ``content_hash``: `chunklab.core.Chunk.exported_metadata`)."""
     return [
-        {"text": c.text, "start": c.start, "end": c.end, "index": c.index, "metadata": dict(c.metadata)}
+        {"text": c.text, "start": c.start, "end": c.end, "index": c.index, "metadata": c.exported_metadata()}
         for c in chunks
     ]
 
 
 def from_dicts(records: Iterable[dict[str, Any]]) -> list[Chunk]:
-    """Chunks back from `to_dicts` records (the Chunk constructor re-checks the offsets)."""
-    return [Chunk(r["text"], r["start"], r["end"], r.get("index", 0), dict(r.get("metadata", {}))) for r in records]
+    """Chunks back from `to_dicts` records (the Chunk constructor re-checks the offsets; the
+    ``content_hash`` a record carries is `Chunk.content_hash`, not metadata)."""
+    return [
+        Chunk(r["text"], r["start"], r["end"], r.get("index", 0),
+              {k: v for k, v in r.get("metadata", {}).items() if k != "content_hash"})
+        for r in records
+    ]
 
 
 def _plain(value: Any) -> Any:
@@ -68,7 +74,7 @@ def to_langchain(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     ``add_start_index=True``; we also keep ``end_index``.
     """
     return [
-        {"page_content": c.text, "metadata": {**c.metadata, "start_index": c.start, "end_index": c.end}}
+        {"page_content": c.text, "metadata": {**c.exported_metadata(), "start_index": c.start, "end_index": c.end}}
         for c in chunks
     ]
 
@@ -76,6 +82,6 @@ def to_langchain(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
 def to_llamaindex(chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     """LlamaIndex ``TextNode`` fields: ``text``, ``start_char_idx``, ``end_char_idx``, ``metadata``."""
     return [
-        {"text": c.text, "start_char_idx": c.start, "end_char_idx": c.end, "metadata": dict(c.metadata)}
+        {"text": c.text, "start_char_idx": c.start, "end_char_idx": c.end, "metadata": c.exported_metadata()}
         for c in chunks
     ]

@@ -24,7 +24,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..core import Chunk, Chunker
+from ..core import Chunk, Chunker, as_spans, numbered
 from ..formats.document import Document
 from ..formats.readers import read_document
 from .export import to_dicts
@@ -87,18 +87,14 @@ def _cell_runs(chunker: Chunker, document: Document, cells: Sequence[dict[str, A
             runs[-1].append(cell)
         else:
             runs.append([cell])
-    pieces: list[tuple[Chunk, dict[str, Any]]] = []
+    spans = []
     for run in runs:
         start, end = run[0]["start"], run[-1]["end"]
-        for chunk in chunker(document.text[start:end], source=document.name):
-            touched = [c["index"] for c in run if c["start"] < chunk.end + start and chunk.start + start < c["end"]]
-            extra = {"cell": touched[0], "cells": touched, "cell_type": run[0]["type"]}
-            pieces.append((Chunk(chunk.text, chunk.start + start, chunk.end + start, 0, dict(chunk.metadata)), extra))
-    out = []
-    for index, (chunk, extra) in enumerate(pieces):
-        metadata = {**chunk.metadata, "chunk_index": index, "total_chunks": len(pieces), **extra}
-        out.append(Chunk(chunk.text, chunk.start, chunk.end, index, metadata))
-    return out
+        for s, e, metadata in as_spans(chunker(document.text[start:end], source=document.name), shift=start):
+            touched = [c["index"] for c in run if c["start"] < e and s < c["end"]]
+            metadata.update(cell=touched[0], cells=touched, cell_type=run[0]["type"])
+            spans.append((s, e, metadata))
+    return numbered(document.text, spans, document.name)
 
 
 def chunk_file(

@@ -302,7 +302,7 @@ def _upsert(collection: Any, batch: Mapping[str, Chunk], use_context: bool, fiel
     """Write one batch of chunks (by id) with their vectors; returns how many were not stored before."""
     ids = list(batch)
     chunks = list(batch.values())
-    metadatas = [{**flatten_metadata(c.metadata), "start": c.start, "end": c.end} for c in chunks]
+    metadatas = [{**flatten_metadata(c.exported_metadata()), "start": c.start, "end": c.end} for c in chunks]
     vectors, added = _vectors(collection, ids, [indexed_text(c, use_context) for c in chunks])
     collection.upsert(ids=ids, embeddings=vectors, documents=[c.text for c in chunks], metadatas=metadatas)
     _record_fields(fields, metadatas)
@@ -364,7 +364,7 @@ class Hit:
         """The hit as a plain dict (the chunk's record plus ``score`` and ``id``)."""
         c = self.chunk
         return {"id": self.id, "score": self.score, "text": c.text, "start": c.start, "end": c.end,
-                "index": c.index, "metadata": dict(c.metadata)}
+                "index": c.index, "metadata": c.exported_metadata()}
 
 
 _OPERATORS = {">=": "$gte", "<=": "$lte", "!=": "$ne", ">": "$gt", "<": "$lt", "=": "$eq"}

@@ -13,8 +13,10 @@ sent, and the budget never pays for a character twice.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Annotated
 
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError
+from ..constraints import InstanceOf, Items
+from ..core import Chunker, ChunkSpan, ParameterError, as_spans
 
 __all__ = ["Granularities"]
 
@@ -31,22 +33,26 @@ class Granularities(Chunker):
 
     name = "granularities"
 
-    def __init__(self, chunkers: Sequence[Chunker] = ()) -> None:
+    def __init__(
+        self, chunkers: Annotated[Sequence[Chunker], Items(each=InstanceOf(kinds=(Chunker,)), min_items=2)] = ()
+    ) -> None:
         self.chunkers = tuple(chunkers)
         self.validate()
 
     def check(self) -> None:
-        """At least two `Chunker` instances that measure in one unit."""
-        if len(self.chunkers) < 2 or not all(isinstance(c, Chunker) for c in self.chunkers):
-            raise ParameterError(f"Granularities: parameter 'chunkers' must hold at least two Chunker instances, "
-                                 f"got {self.chunkers!r}")
+        """The chunkers (at least two, checked by their constraint) must measure in one unit."""
         units = {getattr(c, "unit", "chars") for c in self.chunkers}
         if len(units) > 1:
             raise ParameterError(f"Granularities: parameter 'chunkers' must measure in one unit, got {sorted(units)}")
 
     def spans(self, text: str) -> Iterable[ChunkSpan]:
-        """Every chunker's spans, in source order (the longer first where two start together)."""
-        spans = [span for chunker in self.chunkers for span in chunker.spans(text)]
+        """Every chunker's chunks (with their metadata and ``granularity``), in source order: the
+        longer first where two start together, the earlier chunker's first where two are the same."""
+        spans = [
+            (start, end, {**metadata, "granularity": granularity})
+            for granularity, chunker in enumerate(self.chunkers)
+            for start, end, metadata in as_spans(chunker(text))
+        ]
         return sorted(spans, key=lambda span: (span[0], -span[1]))
 
     def size_limit(self) -> int | None:
@@ -57,13 +63,3 @@ class Granularities(Chunker):
     def measure(self, text: str) -> int:
         """The first chunker's measure (every chunker measures in the same unit)."""
         return self.chunkers[0].measure(text)
-
-    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """Every chunker's chunks of `text` (with their metadata), in source order, renumbered."""
-        self._revalidated()
-        made = [(c.start, -c.end, g, c) for g, chunker in enumerate(self.chunkers) for c in chunker(text, source)]
-        made.sort(key=lambda item: item[:3])
-        total = len(made)
-        return [Chunk(c.text, c.start, c.end, i, {**c.metadata, "chunk_index": i, "total_chunks": total,
-                                                   "granularity": g})
-                for i, (_, _, g, c) in enumerate(made)]

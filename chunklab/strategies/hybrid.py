@@ -37,12 +37,13 @@ parameters it depends on, so moving a size slider re-runs only the packing.
 from __future__ import annotations
 
 import bisect
+import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from ..caches import cached
-from ..core import Chunk, Chunker, ChunkSpan, register
-from ..formats.blocks import Block, DocumentFormat, section_metadata
+from ..core import Chunker, ChunkSpan, register
+from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
@@ -61,7 +62,6 @@ from .steps import (
     PropositionFunction,
     PropositionStep,
     Step,
-    apply_steps,
     extractive_propositions,
 )
 from .table import table_context
@@ -217,8 +217,7 @@ class HybridChunker(UnitSized, Chunker):
         """The overlap must leave room for new text: ``chunk_overlap < chunk_size``."""
         self.require_smaller("chunk_overlap", "chunk_size")
 
-    @property
-    def steps(self) -> tuple[Step, ...]:
+    def after_chunking(self) -> tuple[Step, ...]:
         """The steps after chunking (`chunklab.strategies.steps`) that `context` and `propositions`
         ask for, in that order."""
         steps: list[Step] = []
@@ -227,10 +226,6 @@ class HybridChunker(UnitSized, Chunker):
         if self.propositions is not None:
             steps.append(PropositionStep(self.propositions))
         return tuple(steps)
-
-    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """The chunks of `text` (see `spans`), through `steps`: given their context and propositions."""
-        return apply_steps(text, super().__call__(text, source), self.steps)
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """The spans of `text`, with their metadata: routed, capped and merged."""
@@ -241,13 +236,11 @@ class HybridChunker(UnitSized, Chunker):
             if self.prose == "semantic"
             else {}
         )
-        prose_limit = self.chunk_size - self.chunk_overlap
-        pieces = [
-            piece
-            for i, run in enumerate(analysis.runs)
-            for piece in _ROUTES[run.route].cut(text, run, prose_limit if run.units else self.chunk_size, measure,
-                                                vectors.get(i))
-        ]
+        limits = (self.chunk_size, self.chunk_size - self.chunk_overlap)  # by `_RouteRule.sentences`
+        pieces = []
+        for i, run in enumerate(analysis.runs):
+            rule = _ROUTES[run.route]
+            pieces.extend(rule.cut(text, run, limits[rule.sentences], measure, vectors.get(i)))
         pieces = _merge(text, pieces, self.min_chunk_size, self.chunk_size, measure)
         starts = _overlap_starts(text, pieces, analysis.runs, self.chunk_overlap, self.chunk_size, measure)
         title = analysis.title if self.title is None else self.title
@@ -285,7 +278,7 @@ def _overlap_starts(text: str, pieces: Sequence[_Piece], runs: Sequence[_Run], o
     units = sorted(s for run in runs for s, _ in run.units)
     for i in range(1, len(pieces)):
         before, piece = pieces[i - 1], pieces[i]
-        if before.route not in _PROSE or piece.route not in _PROSE:
+        if not (_ROUTES[before.route].sentences and _ROUTES[piece.route].sentences):
             continue
         if max(before.section, before.last_section) != piece.section:
             continue
@@ -409,9 +402,9 @@ def _table_metadata(piece: _Piece) -> dict[str, Any]:
     return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
 
 
-def _always(a: _Piece, b: _Piece) -> bool:
-    """No condition beyond the routes: any two neighbours of routes that join may become one."""
-    return True
+def _both_sentences(a: _Piece, b: _Piece) -> bool:
+    """Both pieces packed from sentences (prose or list), whatever their sections."""
+    return _ROUTES[b.route].sentences
 
 
 @dataclass(frozen=True)
@@ -420,29 +413,34 @@ class _RouteRule:
 
     Found: `takes_part` says whether the route takes a document part whole (a table, a code block,
     an image), or `takes_units` whether a run of sentence units from blocks of these kinds is its
-    (the first route of `_ROUTES` that says yes). Cut: ``cut(text, run, limit, measure, vectors)``
-    returns pieces that each measure at most `limit`. Joined (see `_merge`): a piece of this route
-    may become one with a neighbour of a route in `joins` when `may_join` says so; `joined` makes
-    the one piece."""
+    (exactly one route says yes: no route depends on the order of `_ROUTES`). Cut: ``cut(text,
+    run, limit, measure, vectors)`` returns pieces that each measure at most `limit`; a route of
+    `sentences` is cut under ``chunk_size - chunk_overlap`` and its pieces take the
+    sentence-aligned overlap from a piece of such a route before them in their section (see
+    `_overlap_starts`). Joined (see `_merge`): a piece of this route may become one with the next
+    when `joins_with` says so, and `joined` makes the one piece (None: never joined)."""
 
     cut: Callable[[str, _Run, int, Callable[[str], int], Any], list[_Piece]]
     takes_part: Callable[[Block | Table], bool] | None = None
     takes_units: Callable[[frozenset[str]], bool] | None = None
-    joins: frozenset[str] = frozenset()
-    may_join: Callable[[_Piece, _Piece], bool] = _always
+    sentences: bool = False
+    joins_with: Callable[[_Piece, _Piece], bool] | None = None
     joined: Callable[[_Piece, _Piece], _Piece] | None = None
 
 
-_PROSE = frozenset({"prose", "list"})
-#: The table of routes, in the order they are tried.
+#: The table of routes: one per modality (`chunklab.formats.blocks.MODALITIES`), all the hybrid
+#: knows about each.
 _ROUTES: dict[Route, _RouteRule] = {
-    "table": _RouteRule(_cut_table, takes_part=lambda part: isinstance(part, Table), joins=frozenset({"table"}),
-                        may_join=_rows_of_one_table, joined=_joined_rows),
+    "table": _RouteRule(_cut_table, takes_part=lambda part: isinstance(part, Table), joins_with=_rows_of_one_table,
+                        joined=_joined_rows),
     "code": _RouteRule(_cut_code, takes_part=lambda part: isinstance(part, Block) and part.kind == "code"),
     "image": _RouteRule(_cut_image, takes_part=lambda part: isinstance(part, Block) and part.kind == "image"),
-    "list": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds == {"list"}, joins=_PROSE, joined=_joined_prose),
-    "prose": _RouteRule(_cut_prose, takes_units=lambda kinds: True, joins=_PROSE, joined=_joined_prose),
+    "list": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds == {"list"}, sentences=True,
+                       joins_with=_both_sentences, joined=_joined_prose),
+    "prose": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds != {"list"}, sentences=True,
+                        joins_with=_both_sentences, joined=_joined_prose),
 }
+assert set(_ROUTES) == set(MODALITIES) == set(typing.get_args(Route)), "one route per modality"
 
 
 def _part_route(part: Block | Table) -> Route | None:
@@ -451,9 +449,10 @@ def _part_route(part: Block | Table) -> Route | None:
 
 
 def _unit_route(kinds: frozenset[str]) -> Route:
-    """The route of a run of sentence units from blocks of these kinds (``"prose"``, ``"list"``,
-    ``"heading"``)."""
-    return next(name for name, rule in _ROUTES.items() if rule.takes_units is not None and rule.takes_units(kinds))
+    """The one route of a run of sentence units from blocks of these kinds (`Block.kind`: a
+    ``"list"``, a ``"heading"``, a ``"paragraph"`` ...)."""
+    (route,) = (name for name, rule in _ROUTES.items() if rule.takes_units is not None and rule.takes_units(kinds))
+    return route
 
 
 # -- merging --------------------------------------------------------------------------------------
@@ -491,10 +490,9 @@ def _merge(
 
 
 def _joinable(a: _Piece, b: _Piece) -> bool:
-    """May two neighbours become one? When `b`'s route is one `a`'s route joins (`_ROUTES`) and the
-    route's own condition holds."""
-    route = _ROUTES[a.route]
-    return b.route in route.joins and route.may_join(a, b)
+    """May two neighbours become one? When `a`'s route says so (`_RouteRule.joins_with`)."""
+    joins_with = _ROUTES[a.route].joins_with
+    return joins_with is not None and joins_with(a, b)
 
 
 def _joined(a: _Piece, b: _Piece) -> _Piece:
@@ -544,7 +542,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
             for s, e in _units(text, part, start, end, sentence_method, furniture):
                 if part.kind == "heading":
                     headings.add(len(prose))
-                kinds.add("list" if part.kind == "list" else "heading" if part.kind == "heading" else "prose")
+                kinds.add(part.kind)
                 prose.append((s, e))
     close()
     ends = tuple([*starts[1:], len(text)])

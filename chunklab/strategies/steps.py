@@ -13,7 +13,8 @@ composes with any chunker, a wrapped splitter of another library included:
   ``propositions(document, chunk) -> list[str]`` function: `extractive_propositions` offline, or
   ``chunklab.strategies.llm.LLMPropositions(generate)``.
 
-`apply_steps` runs steps one after the other and refuses a step that changes a chunk's text,
+`apply_steps` (from `chunklab.core`, where `Chunker.__call__` runs a chunker's `after_chunking`
+steps with it) runs steps one after the other and refuses a step that changes a chunk's text,
 offsets or index. `Pipeline(chunker, steps=[...])` is a chunker that runs another chunker and then
 its steps, usable wherever a chunker is (`chunklab.compare`, the vector store, the command line).
 The hybrid chunker runs its ``context`` and ``propositions`` through these steps, and
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..caches import cached
-from ..core import Chunk, Chunker, ChunkSpan, ParameterError
+from ..core import Chunk, Chunker, ChunkSpan, Step, StepError, apply_steps, as_spans
 from ..formats.blocks import breadcrumb_text
 from ..formats.tables import resolve_format
 from ..text.sentences import sentence_spans
@@ -56,41 +57,16 @@ __all__ = [
     "with_metadata",
 ]
 
-#: ``step(document, chunks) -> chunks``: the same chunks, metadata added.
-Step = Callable[[str, Sequence[Chunk]], Iterable[Chunk]]
 #: ``contextualize(document, chunk) -> str``: the text to index before the chunk ("" for none).
 ContextFunction = Callable[[str, Chunk], str]
 #: ``propositions(document, chunk) -> list[str]``: short statements the chunk makes.
 PropositionFunction = Callable[[str, Chunk], Sequence[str]]
 
 
-class StepError(ValueError):
-    """A step after chunking changed what only a chunker may change: a chunk's text, offsets or index,
-    or the number of chunks."""
-
-
 def with_metadata(chunk: Chunk, **fields: Any) -> Chunk:
-    """`chunk` with `fields` added to (or replaced in) its metadata; text and offsets unchanged."""
-    return Chunk(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, **fields})
-
-
-def apply_steps(document: str, chunks: Sequence[Chunk], steps: Iterable[Step]) -> list[Chunk]:
-    """`chunks` of `document` through every step in turn. Raises `StepError` when a step returns
-    other chunks than it was given (a different count, text, span or index): steps add metadata."""
-    out = list(chunks)
-    for step in steps:
-        after = list(step(document, out))
-        if len(after) != len(out):
-            raise StepError(f"step {step!r} returned {len(after)} chunks for {len(out)}")
-        for before, chunk in zip(out, after):
-            moved = (chunk.start, chunk.end, chunk.index) != (before.start, before.end, before.index)
-            if moved or chunk.text != before.text:
-                raise StepError(
-                    f"step {step!r} changed chunk {before.index} [{before.start}, {before.end}) into "
-                    f"chunk {chunk.index} [{chunk.start}, {chunk.end}): a step may change metadata only"
-                )
-        out = after
-    return out
+    """`chunk` with `fields` added to (or replaced in) its metadata; text and offsets unchanged (so
+    the chunk is made without checking them again: `Chunk.from_slice`)."""
+    return Chunk.from_slice(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, **fields})
 
 
 @cached(maxsize=16)
@@ -185,11 +161,14 @@ class ContextStep:
     contextualize: ContextFunction = ExtractiveContext()
 
     def __call__(self, document: str, chunks: Sequence[Chunk]) -> list[Chunk]:
-        """`chunks` with their context."""
+        """`chunks` with their context (`with_metadata`, written out: this runs once per chunk)."""
+        contextualize, make = self.contextualize, Chunk.from_slice
         out = []
         for chunk in chunks:
-            context = self.contextualize(document, chunk)
-            out.append(with_metadata(chunk, context=context) if context else chunk)
+            context = contextualize(document, chunk)
+            if context:
+                chunk = make(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, "context": context})
+            out.append(chunk)
         return out
 
 
@@ -220,16 +199,13 @@ class Pipeline(Chunker):
         self.steps = tuple(steps)
         self.validate()
 
-    def check(self) -> None:
-        """`chunker` a `Chunker` instance; `steps` callables."""
-        if not isinstance(self.chunker, Chunker):
-            raise ParameterError(f"Pipeline: parameter 'chunker' must be a Chunker instance, got {self.chunker!r}")
-        if not isinstance(self.steps, (tuple, list)) or not all(callable(step) for step in self.steps):
-            raise ParameterError(f"Pipeline: parameter 'steps' must be a sequence of callables, got {self.steps!r}")
-
     def spans(self, text: str) -> Iterable[ChunkSpan]:
-        """The wrapped chunker's spans (steps never move one)."""
-        return self.chunker.spans(text)
+        """The wrapped chunker's chunks, with their metadata and its own steps' (steps never move one)."""
+        return as_spans(self.chunker(text))
+
+    def after_chunking(self) -> Sequence[Step]:
+        """`steps`, run by `Chunker.__call__` over the wrapped chunker's chunks."""
+        return self.steps
 
     def size_limit(self) -> int | None:
         """The wrapped chunker's size limit."""
@@ -238,7 +214,3 @@ class Pipeline(Chunker):
     def measure(self, text: str) -> int:
         """The wrapped chunker's measure."""
         return self.chunker.measure(text)
-
-    def __call__(self, text: str, source: str | None = None) -> list[Chunk]:
-        """The wrapped chunker's chunks of `text`, through the steps."""
-        return apply_steps(text, self.chunker(text, source), self.steps)

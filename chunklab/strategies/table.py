@@ -1,17 +1,23 @@
-"""Table-aware chunking: tables cut between whole rows, the header repeated in every chunk's context."""
+"""Table-aware chunking: tables cut between whole rows, the header repeated in every chunk's context.
+
+The context is written the one way every context is: by a `chunklab.strategies.steps.ContextStep`
+after chunking (`TableChunker.after_chunking`), here with `TableContext`."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Literal
+from dataclasses import dataclass
+from typing import Any, Iterator, Literal, Sequence
 
-from ..core import Chunker, ChunkSpan, register
+from ..caches import cached
+from ..core import Chunk, Chunker, ChunkSpan, Step, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
+from .steps import ContextStep
 
-__all__ = ["TableChunker", "table_context"]
+__all__ = ["TableChunker", "TableContext", "table_context"]
 
 ContextMode = Literal["header", "section+header", "none"]
 
@@ -24,6 +30,31 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
     lines = [breadcrumb_text(trail)] if mode == "section+header" and trail else []
     lines += [table.caption, table.header_line]
     return "\n".join(line for line in lines if line)
+
+
+@cached(maxsize=16)
+def _table_contexts(text: str, fmt: DocumentFormat, mode: ContextMode) -> tuple[str, ...]:
+    """`table_context` of each table of `text` in `mode`, in order: what ``metadata["table"]`` counts."""
+    return tuple(table_context(part, trail, mode) for part, trail in document_parts(text, fmt) if isinstance(part, Table))
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """The table chunker's ``contextualize(document, chunk)`` (run by `ContextStep`): for a chunk of
+    a table (``metadata["table"]``: which table of the document), `table_context` of that table in
+    `mode`; for other text with ``"section+header"``, its breadcrumb; else nothing. The tables are
+    the ones `chunklab.formats.tables.document_parts` finds with `format` (cached per text)."""
+
+    mode: ContextMode = "header"
+    format: DocumentFormat = "auto"
+
+    def __call__(self, document: str, chunk: Chunk) -> str:
+        """The context line(s) of `chunk` ("" for none)."""
+        meta = chunk.metadata
+        table = meta.get("table")
+        if table is not None:
+            return _table_contexts(document, self.format, self.mode)[table]
+        return meta.get("section", "") if self.mode == "section+header" else ""
 
 
 @register
@@ -40,9 +71,12 @@ class TableChunker(UnitSized, Chunker):
       1-based data-row numbers), ``columns``, ``markdown`` (the header plus these rows as a
       markdown table), ``records`` (``{column: cell}`` dicts: ``pandas.DataFrame(records)``),
       ``table`` (which table of the text, from 0), ``format``, ``modality`` (``"table"``), ``section``
-      and ``breadcrumb`` (the headings above it) and ``context``: the header line (and an HTML caption), so a row retrieved alone still says
-      what its numbers mean. ``context="section+header"`` puts the breadcrumb before it;
-      ``context="none"`` leaves it out, which is the plain row-based chunker (one row, no header).
+      and ``breadcrumb`` (the headings above it) and ``context``: the header line (and an HTML
+      caption), so a row retrieved alone still says what its numbers mean.
+      ``context="section+header"`` puts the breadcrumb before it (and gives the other text its
+      breadcrumb as context); ``context="none"`` leaves it out, which is the plain row-based
+      chunker (one row, no header). The context is written after chunking by
+      ``ContextStep(TableContext(context, format))`` (`after_chunking`).
     * Text outside tables (``other_text="paragraphs"``): its blocks (paragraphs, headings, lists,
       code; for plain text, blank-line paragraphs) are packed whole up to `chunk_size`, never across
       a table, with their ``modality``; a block too big for one chunk is cut between its lines.
@@ -79,6 +113,10 @@ class TableChunker(UnitSized, Chunker):
         self.tokenizer = tokenizer
         self.validate()
 
+    def after_chunking(self) -> Sequence[Step]:
+        """The context step (`TableContext` in the `context` mode); none for ``"none"``."""
+        return () if self.context == "none" else (ContextStep(TableContext(self.context, self.format)),)
+
     def spans(self, text: str) -> Iterator[ChunkSpan]:
         """Table chunks and packed text chunks, in source order."""
         measure = length_function(self.unit, self.tokenizer)
@@ -98,9 +136,6 @@ class TableChunker(UnitSized, Chunker):
         self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any
     ) -> Iterator[ChunkSpan]:
         common: dict[str, Any] = {"modality": "table", "table": index, "format": table.fmt, **section_metadata(trail)}
-        context = table_context(table, trail, self.context)
-        if context:
-            common["context"] = context
         for start, end, first, last, partial in row_groups(text, table, self.rows, self.chunk_size, measure):
             metadata = {**common, **table_metadata(table, first, last)}
             if partial:
@@ -120,7 +155,4 @@ class TableChunker(UnitSized, Chunker):
             kinds.extend([block.kind] * len(pieces))
         for start, end, first, last in pack(text, units, self.chunk_size, measure):
             trail = trails[first]
-            metadata: dict[str, Any] = {"modality": modality_of_kinds(kinds[first : last + 1]), **section_metadata(trail)}
-            if self.context == "section+header" and trail:
-                metadata["context"] = metadata["section"]
-            yield start, end, metadata
+            yield start, end, {"modality": modality_of_kinds(kinds[first : last + 1]), **section_metadata(trail)}

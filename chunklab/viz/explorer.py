@@ -10,12 +10,17 @@ what the chunker declares (see `chunklab.core.Chunker`):
   soon as its deciding control allows. Disabled, not hidden: the row keeps its layout, so the
   control under the learner's mouse never jumps away, and the greyed control shows that it exists
   and what unlocks it;
-* size sliders (`measured_in_unit`) follow the unit: switching from characters to tokens turns
+* size sliders (`measured_in_unit`) follow the way sizes are counted (`size_measure`): switching
+  from characters to tokens turns
   a 20-2,000 character slider into a slider of about 4-450 tokens and the current size into the
   same amount of text in tokens (`chunklab.viz.controls.chars_per_unit`, measured on the text);
   switching back restores the size it had;
 * ranges that depend on a choice (`widget_hints_by`: the semantic chunker's `threshold` per
-  `method`) follow that choice.
+  `method`) follow that choice;
+* a parameter that is also an option of `chunklab.viz.chunks.render_html` (``sentence_splitter``:
+  the stats line counts the sentences of the splitter chosen) is passed on to it.
+
+No parameter is treated by its name here: what the explorer does follows the declarations.
 
 The HTML carries ``data-nchunks``, ``data-chunker``, ``data-params``, ``data-main``,
 ``data-active-when`` and ``data-in-unit`` so a browser test reads exactly what the learner sees.
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import html
+import inspect
 from dataclasses import replace
 from typing import Any
 
@@ -34,13 +40,13 @@ from .controls import NUMERIC, ControlSpec, chars_per_unit, control_specs, resca
 
 __all__ = ["ControlSpec", "Explorer", "control_specs", "explore"]
 
-#: A way of counting sizes: the unit, and the tokenizer when the unit is tokens.
+#: A way of counting sizes: the unit, and the tokenizer when the unit is tokens (`Chunker.size_measure`).
 _Measure = tuple[str, Any]
-
-
-def _measure(params: dict[str, Any]) -> _Measure:
-    unit = params.get("unit", "chars")
-    return unit, params.get("tokenizer") if unit == "tokens" else None
+#: The options of `render_html` a chunker parameter of the same name passes on: its keyword-only
+#: ones but those `Explorer.render` sets itself.
+_RENDER_OPTIONS = frozenset(
+    name for name, p in inspect.signature(render_html).parameters.items() if p.kind is p.KEYWORD_ONLY
+) - {"max_chars", "attrs"}
 
 
 class Explorer:
@@ -66,8 +72,8 @@ class Explorer:
         self.specs = control_specs(chunker_class, **overrides)
         self.params = {name: spec.value for name, spec in self.specs.items()}
         self.main = _main_control(chunker_class, self.specs, main)
-        start = _measure(self.params)
-        sized = chunker_class.measured_in_unit if "unit" in self.specs else ()
+        start = chunker_class.size_measure(self.params)
+        sized = chunker_class.measured_in_unit
         # A range the caller gives is in the starting unit; one from `widget_hints` or the bounds is in characters.
         self._reference: dict[str, tuple[ControlSpec, _Measure]] = {
             name: (self.specs[name], start if isinstance(overrides.get(name), tuple) else ("chars", None))
@@ -92,8 +98,8 @@ class Explorer:
         before = dict(self.params)
         self.params[name] = value
         followed: dict[str, ControlSpec] = {}
-        if name in ("unit", "tokenizer"):
-            followed.update(self._follow_unit(_measure(before), _measure(self.params)))
+        measure = self.chunker_class.size_measure
+        followed.update(self._follow_unit(measure(before), measure(self.params)))
         for target, (decider, table) in self.chunker_class.widget_hints_by.items():
             if decider == name and target in self.specs:
                 followed[target] = self._follow_choice(target, decider, table, before[name], value)
@@ -163,8 +169,9 @@ class Explorer:
         """Chunk the text with these parameter values (the current ones by default) and return HTML.
 
         Invalid combinations (e.g. overlap >= size) render the chunker's error message instead of
-        chunks, with ``data-nchunks="0"`` and ``data-error`` set. For a chunker with a
-        ``sentence_splitter``, the stats line counts the sentences of the splitter chosen as cut.
+        chunks, with ``data-nchunks="0"`` and ``data-error`` set. Parameters that are options of
+        `render_html` too (``sentence_splitter``: the stats line counts the sentences of the
+        splitter chosen) are passed on.
         """
         values = {**self.params, **params}
         attrs = self._attrs(values)
@@ -172,9 +179,7 @@ class Explorer:
             chunks = self.chunks(**params)
         except ParameterError as error:
             return _error_html(str(error), attrs)
-        options = dict(self.chunker_class.view_options)
-        if "sentence_splitter" in values:  # the stats line counts the sentences of the splitter chosen
-            options["sentence_splitter"] = values["sentence_splitter"]
+        options = {**self.chunker_class.view_options, **{k: v for k, v in values.items() if k in _RENDER_OPTIONS}}
         return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
     def _attrs(self, values: dict[str, Any]) -> dict[str, Any]:

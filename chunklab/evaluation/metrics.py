@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker
 from ..formats.document import Document
 from ..formats.unbreakable import code_block_spans, table_row_spans
@@ -139,7 +139,7 @@ def precision_omega(
 
 
 # -- structure metrics ------------------------------------------------------------------------------
-@cached(maxsize=64)
+@cached(PER_TEXT)
 def _structures(text: str, csv: bool) -> dict[str, np.ndarray]:
     """The spans a boundary should not cut, per kind, as ``(n, 2)`` arrays."""
     found = {

@@ -28,7 +28,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from .markdown import line_starts
 
 __all__ = [
@@ -154,7 +154,7 @@ def _python_label(node: ast.stmt) -> str:
 
 
 # -- tree-sitter ----------------------------------------------------------------------------------
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _grammar(language: str) -> Any:
     """The tree-sitter `Language` of `language`, or None if tree-sitter or its grammar is missing."""
     module_name, function = TREE_SITTER_LANGUAGES[language]

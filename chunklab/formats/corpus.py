@@ -32,7 +32,7 @@ import pathlib
 import types
 from typing import Any, Literal
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from .document import Document
 from .readers import read_contents, read_text
 
@@ -88,7 +88,7 @@ def data_dir() -> pathlib.Path:
     )
 
 
-@cached(maxsize=1)
+@cached(RESOURCE)
 def _manifest() -> dict[str, dict[str, Any]]:
     """Read ``data/corpus.json`` once; keys keep the file's order."""
     with open(data_dir() / "corpus.json", encoding="utf-8") as fh:
@@ -114,7 +114,7 @@ def _entry(name: str) -> dict[str, Any]:
     return manifest[name]
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def load_document(name: str) -> Document:
     """Load one corpus document by its manifest key.
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Iterator, NamedTuple
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..text.spans import trim_span
 from .blocks import Block
 from .collector import collector_paused
@@ -127,7 +127,7 @@ class _Parsed(NamedTuple):
     rows: tuple[tuple[int, int], ...]
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _parsed(text: str) -> _Parsed:
     """`_Parsed` for `text`, cached per text. The tree lives only while it runs, with the garbage
     collector paused (`collector_paused`), and is freed by reference counting once read, so no

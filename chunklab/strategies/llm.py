@@ -37,7 +37,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..caches import cached
+from ..caches import PER_PIECE, RESOURCE, cached
 from ..core import Chunk
 from ..formats.blocks import breadcrumb_text
 from .sections import Section, cached_blocks
@@ -49,7 +49,7 @@ __all__ = ["LLMContext", "LLMPropositions", "LLMSectioner", "OpenAICompatible", 
 Generate = Callable[[str], str]
 
 
-@cached(maxsize=8192)
+@cached(PER_PIECE)
 def _ask(generate: Generate, prompt: str) -> str:
     """`generate` on `prompt`, remembered (the adapters are frozen dataclasses, so hashable)."""
     answer = generate(prompt)
@@ -123,7 +123,7 @@ class TransformersGenerator:
         return output[0]["generated_text"]
 
 
-@cached(maxsize=2)
+@cached(RESOURCE)
 def _pipeline(model: str) -> Any:
     from ..models.resources import import_transformers
 

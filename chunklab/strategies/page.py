@@ -7,7 +7,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_furniture
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
@@ -67,7 +67,7 @@ class PageLayout:
         return out
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def page_layout(text: str) -> PageLayout:
     """Split `text` into pages at form feeds and find its running headers and footers.
 
@@ -199,7 +199,7 @@ def _sentences_within(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _all_sentences(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     spans = sentence_spans(text)
     return spans, [s for s, _ in spans]

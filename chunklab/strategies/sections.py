@@ -24,7 +24,7 @@ import bisect
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..formats.blocks import Block, DocumentFormat, Format, heading_trails
 from ..formats.clauses import clause_headings
 from ..formats.parse import document_blocks, guess_format
@@ -53,14 +53,14 @@ def structure_format(text: str, fmt: DocumentFormat = "auto") -> Format:
     return "text" if fmt == "csv" else fmt
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def cached_blocks(text: str, fmt: Format) -> tuple[Block, ...]:
     """The top-level blocks of `text` parsed as `fmt` (`chunklab.formats.parse.document_blocks`), cached per
     text: a slider move re-chunks the same text."""
     return tuple(document_blocks(text, fmt))
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def heading_blocks(text: str, fmt: DocumentFormat = "auto") -> tuple[Block, ...]:
     """The headings of `text`, in order, as heading `Block`s (level = rank, title = heading text).
 

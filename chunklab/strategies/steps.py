@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError
 from ..formats.blocks import breadcrumb_text
 from ..formats.tables import resolve_format
@@ -93,7 +93,7 @@ def apply_steps(document: str, chunks: Sequence[Chunk], steps: Iterable[Step]) -
     return out
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _outline(document: str) -> tuple[str, tuple[int, ...], tuple[tuple[str, ...], ...]]:
     """The document's title, and where its sections start with their trails (cached per text)."""
     fmt = resolve_format(document, "auto")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.resources import tiktoken_encoding
 from ..text.length import TokenizerLike, check_tokenizer, count_tokens, tiktoken_bounds, token_span_array
@@ -227,7 +227,7 @@ def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
                  functools.partial(exact.find, _CUT), functools.partial(exact.rfind, _CUT))
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
     """The tokens of `text` and their exact cuts: places where the text's tokenization splits into
     two independent halves, so a window's tokens between two such cuts can be counted instead of
@@ -249,7 +249,7 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
     return _Tokens(table, np.append(table[:, 0], len(text)), None, True)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
     """Is `tokenizer` ``"cl100k"`` or a tiktoken encoding that splits text with `CL100K_PATTERN`?"""
     if isinstance(tokenizer, str):
@@ -311,7 +311,7 @@ def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return previous, following
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
     """`_nearest` over the cuts before each token (and at the end) that fall between
     whitespace-delimited words, not inside one."""

@@ -29,7 +29,7 @@ from typing import Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, RESOURCE, cached
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
@@ -238,7 +238,7 @@ def _gap_offsets(text: str, gaps: int, w: int) -> np.ndarray:
     return np.array([starts[i] for i in at], dtype=np.int64) if starts else np.zeros(gaps, dtype=np.int64)
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _tiling(text: str, k: int) -> TilingResult:
     return TextTiler(k=k).analyse(text)
 
@@ -306,7 +306,7 @@ class _SentenceCounts:
     vocabulary: np.ndarray
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _sentence_counts(text: str, sentence_method: SentenceMethod) -> _SentenceCounts | None:
     """The word counts of the sentences of `text`; None if it has fewer than two sentences or no word."""
     from sklearn.feature_extraction.text import CountVectorizer
@@ -346,7 +346,7 @@ class _FittedTopics:
 _NMF_MAX_ITER = 1000
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMethod) -> _FittedTopics | None:
     """The topic model of `text` for `method` and `n_topics` (independent of `buffer`)."""
     sentences = _sentence_counts(text, sentence_method)
@@ -376,7 +376,7 @@ def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMeth
                          fitted_mixtures=mixtures)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _profile(text: str, method: str, n_topics: int, context: int, sentence_method: SentenceMethod) -> TopicProfile:
     units = sentence_units(text, sentence_method)
     fitted = _fitted(text, method, n_topics, sentence_method)
@@ -401,7 +401,7 @@ def _topic_words(components: np.ndarray, vocabulary: Sequence[str]) -> list[tupl
     return [_top_words(row, vocabulary) for row in components]
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _blas_controller():  # noqa: ANN202 - a threadpoolctl.ThreadpoolController (finding the libraries takes ms)
     from threadpoolctl import ThreadpoolController
 
@@ -554,7 +554,7 @@ class TopicChunker(UnitSized, Chunker):
                 yield start, stop, {"topic": words, "topic_id": topic, "segment": index}
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _label_cache(text: str, units: tuple, pieces: tuple) -> tuple[str, ...]:
     from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 

@@ -12,7 +12,7 @@ import re
 import typing
 from typing import Any, Iterable, Iterator, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_PIECE, PER_TEXT, cached
 from .language import LANGUAGES, detect_language
 from .pack import pack
 from .paragraphs import paragraph_spans
@@ -177,7 +177,7 @@ def sentence_spans(
     return list(_cached_sentences(text, method, language))
 
 
-@cached(maxsize=48)
+@cached(PER_TEXT)
 def _cached_sentences(text: str, method: str, language: str) -> tuple[tuple[int, int], ...]:
     return tuple(_split_sentences(text, method, language))
 
@@ -251,7 +251,7 @@ def _pysbd_sentences(
         yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
 
 
-@cached(maxsize=4096)
+@cached(PER_PIECE)
 def _pysbd_block_starts(block: str, language: str) -> tuple[int, ...]:
     """Where pySBD's sentences of `block` start (0 first)."""
     from ..models.resources import pysbd_segmenter

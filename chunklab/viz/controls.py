@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..constraints import Choice, Constraint, NameOrObject, Number, TextList, split_list
 from ..core import Chunker
 from ..text.length import length_function
@@ -130,17 +130,10 @@ def chars_per_unit(text: str, unit: str, tokenizer: Any = "minilm") -> float:
     tokenizer: an explorer asks again on every switch of unit."""
     if unit == "chars":
         return 1.0
-    try:
-        return _cached_chars_per_unit(text, unit, tokenizer)
-    except TypeError:  # a tokenizer object that cannot be hashed: measured every time
-        return _chars_per_unit(text, unit, tokenizer)
-
-
-@cached(maxsize=32)
-def _cached_chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     return _chars_per_unit(text, unit, tokenizer)
 
 
+@cached(PER_TEXT)
 def _chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     if unit == "sentences":
         count = len(sentence_spans(text))

@@ -89,6 +89,7 @@ __all__ = [
     "Where",
     "compare",
     "compare_at_k",
+    "compare_at_k_rows",
     "contextualized",
     "curve",
     "default_chunkers",
@@ -328,7 +329,6 @@ def compare_at_k(
     where: Where | None = None,
     expand_hits: ExpandHits | None = None,
     merge_hits: bool = False,
-    per_question: bool = False,
     split: Split = "dev",
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -340,14 +340,36 @@ def compare_at_k(
     spans sent for one question in one document (`merge_adjacent`) before scoring, so overlapping
     windows do not send the same text twice.
 
-    Returns a `pandas.DataFrame`. By default one row per chunker × retriever: the chunker's
-    ``chunker`` label, ``strategy``, ``params``; ``retriever``, ``k``, ``questions``; the mean and
-    population standard deviation (``_sd``) of each of `QUESTION_METRICS` (see `span_metrics`,
-    `precision_omega`; characters counted without whitespace); ``context``; and the chunker's
-    structure columns (see `structure_metrics`, over all chunks of all documents) plus
-    ``chunk_seconds`` and ``index_ratio``, as in `Comparison.chunkings`. With `per_question`, one
-    row per chunker × retriever × question (``question``, ``doc``, ``kind``) before averaging.
+    Returns a `pandas.DataFrame`, one row per chunker × retriever: the chunker's ``chunker`` label,
+    ``strategy``, ``params``; ``retriever``, ``k``, ``questions``; the mean and population standard
+    deviation (``_sd``) of each of `QUESTION_METRICS` (see `span_metrics`, `precision_omega`;
+    characters counted without whitespace); ``context``; and the chunker's structure columns (see
+    `structure_metrics`, over all chunks of all documents) plus ``chunk_seconds`` and
+    ``index_ratio``, as in `Comparison.chunkings`. `compare_at_k_rows` gives the rows it averages.
     """
+    return _summarize_at_k(compare_at_k_rows(
+        chunkers, docs, questions, retrievers, k=k, use_context=use_context, where=where, expand_hits=expand_hits,
+        merge_hits=merge_hits, split=split, progress=progress,
+    ))
+
+
+def compare_at_k_rows(
+    chunkers: Mapping[str, Chunker] | Sequence[Chunker],
+    docs: Sequence[Document | str] | None = None,
+    questions: Sequence[Mapping[str, Any]] | None = None,
+    retrievers: Sequence[str | Retriever] = ("bm25", "dense"),
+    *,
+    k: int = 5,
+    use_context: bool | Literal["both"] = False,
+    where: Where | None = None,
+    expand_hits: ExpandHits | None = None,
+    merge_hits: bool = False,
+    split: Split = "dev",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """The k view question by question: what `compare_at_k` averages, one row per chunker ×
+    retriever × question (``question``, ``doc``, ``kind``, each metric of `QUESTION_METRICS`, and the
+    chunker's columns). The arguments are those of `compare_at_k`."""
     import pandas as pd
 
     if k < 1:
@@ -355,8 +377,7 @@ def compare_at_k(
     run = _Measurement(chunkers, docs, questions, retrievers, split, use_context)
     view = _KView(run.pool, run.questions, expand_hits, k, merge_hits)
     run.measure(view, where, progress)
-    table = pd.DataFrame(view.rows)
-    return table if per_question else _summarize_at_k(table)
+    return pd.DataFrame(view.rows)
 
 
 class _Measurement:

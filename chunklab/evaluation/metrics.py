@@ -17,7 +17,7 @@ import numpy as np
 from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker
 from ..formats.document import Document
-from ..formats.unbreakable import code_block_spans, table_row_spans
+from ..formats.unbreakable import fenced_code_spans, table_row_spans
 from ..text.sentences import sentence_spans
 from ..text.spans import CharCounter, Span, containing, intersection, union
 from ..text.words import word_spans
@@ -146,7 +146,7 @@ def _structures(text: str, csv: bool) -> dict[str, np.ndarray]:
         "words": word_spans(text),
         "sentences": sentence_spans(text),
         "table_rows": table_row_spans(text, csv=csv),
-        "code_blocks": code_block_spans(text),
+        "code_blocks": fenced_code_spans(text),
     }
     return {name: np.asarray(spans, dtype=np.int64).reshape(-1, 2) for name, spans in found.items()}
 

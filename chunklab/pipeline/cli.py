@@ -316,18 +316,15 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     from ..evaluation.verdicts import leaderboard
 
     chunkers = {repr(c): c for c in _chunkers(args.strategies)}
-    found = find_documents(args.paths, include=args.include, exclude=args.exclude,
-                           default_excludes=args.default_excludes)
-    problems = [str(p) for p in found.problems]
-    documents = []
+    found = _found(args)
+    documents, unread = [], []
     for name, path in found.files:
         try:
             documents.append(read_document(path, name, html_source=args.html_source))
         except DocumentError as error:
-            problems.append(str(error))
-    if problems:
-        for problem in problems:
-            print(f"chunklab: {problem}", file=sys.stderr)
+            unread.append(error)
+            print(f"chunklab: {error}", file=sys.stderr)
+    if found.problems or unread:
         print("chunklab: evaluate needs every document the questions refer to; fix the files above", file=sys.stderr)
         return 1
     try:

@@ -55,6 +55,7 @@ from ..core import Chunk, Chunker
 from ..evaluation.comparison import indexed_text
 from ..evaluation.retrieval import Allowed, DenseRetriever, allowed_masks
 from ..formats.document import Document
+from ..metadata import metadata_values
 from ..models.embed import Embedder, default_embedder
 from .export import from_dicts
 from .files import chunk_document
@@ -182,14 +183,13 @@ def flatten_metadata(metadata: Mapping[str, Any], prefix: str = "") -> dict[str,
 
     Nested mappings become dotted keys (``parent.id``); a list of mappings becomes one list per
     field (``entities.label``); lists of mixed scalars become lists of strings; a list of lists
-    (page spans) and anything else becomes its JSON text; None and empty lists are left out. Numpy
-    numbers become Python numbers.
+    (page spans) and anything else becomes its JSON text; None and empty lists are left out. Values
+    are made plain first (`chunklab.metadata.metadata_values`: numpy numbers as Python numbers, sets
+    as sorted lists).
     """
     flat: dict[str, Any] = {}
-    for key, value in metadata.items():
+    for key, value in metadata_values(metadata).items():
         name = f"{prefix}{key}"
-        if hasattr(value, "tolist") and not isinstance(value, _SCALAR):
-            value = value.tolist()
         if value is None:
             continue
         if isinstance(value, _SCALAR):

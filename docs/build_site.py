@@ -6,6 +6,11 @@ Steps, each skipped when its inputs have not changed:
    keep the executed copy in ``.cache/site/executed/``. A copy is reused while its key holds: the
    notebook's cells, every file of ``chunklab/`` and ``data/``, and this script's
    `EXECUTION_VERSION`. A failing cell stops the build with the notebook and cell named.
+   Why not myst-nb's cache mode (jupyter-cache, pinned in requirements-site.txt for myst-nb):
+   jupyter-cache keys a notebook by its code cells (and kernel), and has no way to add other files
+   to that key, so after a change to ``chunklab/`` or ``data/`` it would serve the outputs of the
+   old library, numbers the prose quotes included. Here the library and the data are part of the
+   key; myst-nb only renders the executed copies (``nb_execution_mode = "off"``).
 2. **Prepare** the copies Sphinx reads (``docs/course/``): progress bars dropped (a
    bar in a saved notebook is frozen where it was first drawn), check cells folded, widget state
    dropped (the site shows each widget's static view, `chunklab.viz.static`), and the first mention

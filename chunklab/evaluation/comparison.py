@@ -558,7 +558,7 @@ class _BudgetView(_View):
 
 def _budgets(budget: int | Sequence[int]) -> tuple[int, ...]:
     """The budgets asked for, sorted and distinct."""
-    values = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
+    values: list[Any] = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
     if not values or any(isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 1 for b in values):
         raise ValueError(f"budget must be a positive integer or a non-empty list of them, got {budget!r}")
     return tuple(sorted({int(b) for b in values}))

@@ -206,7 +206,7 @@ class DenseRetriever(Retriever):
     def index(self, texts: Sequence[str]) -> None:
         """Embed `texts` (fitting the embedder on them if it can be fitted)."""
         if texts and hasattr(self.embedder, "fit"):
-            self.embedder.fit(list(texts))
+            self.embedder.fit(list(texts))  # type: ignore[union-attr]  # hasattr: not None
         self._matrix = self._embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
     def scores(self, queries: Sequence[str]) -> np.ndarray:
@@ -282,7 +282,8 @@ class HybridRetriever(_DenseAndBM25):
 
     def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
         """Top-`k` (allowed) texts by fused reciprocal rank."""
-        fused = sum(1.0 / (self.c + _ranks(s)) for s in (self.bm25.scores(queries), self.dense.scores(queries)))
+        fused: np.ndarray = sum(  # type: ignore[assignment]  # two arrays summed
+            1.0 / (self.c + _ranks(s)) for s in (self.bm25.scores(queries), self.dense.scores(queries)))
         return [_top_k(row, k, m) for row, m in zip(fused, allowed_masks(allowed, len(queries)))]
 
 

@@ -26,7 +26,7 @@ import importlib
 import re
 import types
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..caches import RESOURCE, cached
 from .markdown import line_starts
@@ -140,7 +140,7 @@ def _python_body(text: str, body: list[ast.stmt], starts: tuple[int, ...]) -> tu
         inner = [child for field in ("body", "orelse", "finalbody", "handlers")
                  for child in getattr(node, field, ()) if isinstance(child, ast.stmt)]
         signature = text[line(node.lineno) : line(node.lineno + 1)].strip() if label else ""
-        out.append(Statement(line(first), line(node.end_lineno + 1), label, signature,
+        out.append(Statement(line(first), line(cast(int, node.end_lineno) + 1), label, signature,
                              _python_body(text, inner, starts)))
     return tuple(out)
 

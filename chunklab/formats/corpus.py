@@ -207,7 +207,7 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
         raise ValueError(f"split must be one of {list(SPLITS)}, got {split!r}")
     if doc is not None:
         _entry(doc)  # raises KeyError for unknown names
-    questions = []
+    questions: list[dict[str, Any]] = []
     for name in ("dev", "test") if split == "all" else (split,):
         records = _read_jsonl(data_dir() / f"questions_{name}.jsonl")
         questions.extend({**q, "split": name} for q in records)

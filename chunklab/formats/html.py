@@ -223,7 +223,7 @@ def _element_block(text: str, element: Element) -> Block:
         caption = next((text_content(text, c) for c in element.children if c.tag == "caption"), "")
         cells = tuple(tuple(text_content(text, c) for c in r.children if c.tag in ("td", "th")) for r in rows)
         return Block("table", *span, parts=tuple((r.start, r.end) for r in rows),
-                     header=(first.start, first.end) if headed else None,
+                     header=(first.start, first.end) if headed and first is not None else None,
                      attrs={"tag": tag, "caption": caption, "cells": cells})
     if tag == "pre":
         code = next(iter_elements(element, {"code"}), None)

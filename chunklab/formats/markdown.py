@@ -146,7 +146,9 @@ def _closing(tokens: Sequence[Any], i: int) -> int:
 
 def _table_rows(text: str, inner: Sequence[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[str, ...], ...]]:
     """The span and the cells' plain text of every row of a table (header row first)."""
-    rows, cells, current = [], [], None
+    rows: list[tuple[int, int]] = []
+    cells: list[tuple[str, ...]] = []
+    current: list[str] | None = None
     for t in inner:
         if t.type == "tr_open":
             current = [] if t.map else None

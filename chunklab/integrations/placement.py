@@ -63,7 +63,7 @@ def place(
     span's metadata.
     """
     pieces = list(pieces)
-    offered = list(starts) if starts is not None else [None] * len(pieces)
+    offered: list[int | None] = list(starts) if starts is not None else [None] * len(pieces)
     own = list(metadata) if metadata is not None else [{}] * len(pieces)
     if not len(offered) == len(own) == len(pieces):
         raise ValueError(f"{len(pieces)} pieces but {len(offered)} starts and {len(own)} metadata")

@@ -340,11 +340,11 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(error)) from error
     if args.out:
         summarize(result).to_csv(args.out, index=False)
-    budgets = sorted(result.rows["budget"].unique())
+    measured: list[int] = sorted(result.rows["budget"].unique())
     print(f"{counted(len(documents), 'document')}, {counted(len(questions), 'question')}; every chunking sends the same "
-          f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in budgets)}", file=out)
+          f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in measured)}", file=out)
     for retriever in result.rows["retriever"].unique():
-        for budget in budgets:
+        for budget in measured:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
             print(board.round(3).to_string(na_rep=""), file=out)

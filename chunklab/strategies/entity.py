@@ -207,7 +207,7 @@ def move_out_of_entities(
 
 
 def join_across_entities(
-    units: Sequence[tuple[int, int]], mentions: Sequence[Mention] | Sequence[tuple[int, int]]
+    units: Sequence[tuple[int, int]], mentions: Sequence[Mention] | Sequence[tuple[int, int]] | np.ndarray
 ) -> list[tuple[int, int]]:
     """`units` (sorted, non-overlapping spans: sentences, words...) with every run of consecutive
     units that one mention spans joined into one unit, so no cut between units splits a mention."""
@@ -397,7 +397,7 @@ def _paragraph_sentences(text: str, labels: tuple[str, ...]) -> tuple[tuple[int,
     """The sentences of each paragraph, those a mention of `labels` spans joined, each with a flag:
     does it open its paragraph? Cached per text and labels: a slider move only regroups them."""
     mentions = _span_table(entity_mentions(text, labels))
-    units = []
+    units: list[tuple[int, int, bool]] = []
     for start, end in paragraph_spans(text):
         inner = [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
         units.extend((s, e, k == 0) for k, (s, e) in enumerate(join_across_entities(inner, mentions)))

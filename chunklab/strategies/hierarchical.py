@@ -147,7 +147,7 @@ class HierarchicalChunker(UnitSized, Chunker):
         self.embedder = embedder
         self.validate()
 
-    def size_limit(self) -> int | None:
+    def size_limit(self) -> int | None:  # type: ignore[override]  # no limit above the leaves
         """`chunk_size` for the leaves (``depth=0``); no promise for higher levels."""
         return self.chunk_size if self.depth == 0 else None
 

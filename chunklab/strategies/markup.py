@@ -90,7 +90,7 @@ class StructureChunker(UnitSized, Chunker):
                 trail = next((u.trail for u in held if u.kinds != ("heading",)), held[-1].trail)
                 extra: dict[str, Any] = {
                     **section_metadata(trail),
-                    "modality": modality_of_kinds(kind for u in held for kind in u.kinds),
+                    "modality": modality_of_kinds(kind for u in held for kind in u.kinds),  # type: ignore[misc]
                 }
                 header = units[first].header
                 context = [extra["section"]] if trail else []

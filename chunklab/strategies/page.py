@@ -76,7 +76,10 @@ def page_layout(text: str) -> PageLayout:
     form (numbers replaced, case and spacing ignored) is also among the first (last) two lines of
     at least half of the non-blank pages, and of at least two. Cached per text.
     """
-    pages, bodies, furniture, open_ends = [], [], [], []
+    pages: list[tuple[int, int]] = []
+    bodies: list[tuple[int, int]] = []
+    furniture: list[tuple[int, int]] = []
+    open_ends: list[Any] = []
     for page in page_furniture(text):
         pages.append(page.span)
         bodies.append(page.body_span)

@@ -208,7 +208,7 @@ class _Cuts(NamedTuple):
     (``k == count``: the text's end) and ends, whether the cut before token ``k`` is exact, and the
     first and the last exact cut in a range ``[low, high)`` of cut positions (-1: none)."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count
     start: Callable[[int], int]
     end: Callable[[int], int]
     is_exact: Callable[[int], bool]
@@ -221,7 +221,7 @@ def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
     exact cut is known, none is found)."""
     if isinstance(tokens, _WordPieces):
         return tokens.cuts()
-    starts = memoryview(tokens.bounds)  # Python ints, read without making numpy scalars
+    starts = memoryview(tokens.bounds)  # type: ignore[arg-type]  # Python ints, read without making numpy scalars
     table, exact = tokens.table, tokens.exact or b""
     return _Cuts(len(starts) - 1, starts.__getitem__, lambda k: int(table[k, 1]), lambda k: exact[k] == 1,
                  functools.partial(exact.find, _CUT), functools.partial(exact.rfind, _CUT))

@@ -25,7 +25,7 @@ import functools
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Iterator, Literal, Sequence
+from typing import Any, Iterator, Literal, Sequence, cast
 
 import numpy as np
 
@@ -302,7 +302,7 @@ class _SentenceCounts:
     """The sentences of a text, their word counts (a sparse sentences x words matrix), the words."""
 
     units: list[tuple[int, int]]
-    counts: object  # scipy.sparse.csr_matrix of float64
+    counts: Any  # scipy.sparse.csr_matrix of float64
     vocabulary: np.ndarray
 
 
@@ -337,8 +337,8 @@ class _FittedTopics:
 
     words: list[tuple[str, ...]]
     sentence_topics: np.ndarray | None = None
-    nmf: object = None
-    tfidf: object = None
+    nmf: Any = None
+    tfidf: Any = None
     fitted_mixtures: np.ndarray | None = None
 
 
@@ -388,7 +388,7 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
     elif context == _FIT_CONTEXT:
         mixtures = fitted.fitted_mixtures
     else:
-        windows = (_windows(n, context) @ _sentence_counts(text, sentence_method).counts).tocsr()
+        windows = (_windows(n, context) @ cast(_SentenceCounts, _sentence_counts(text, sentence_method)).counts).tocsr()
         with _one_blas_thread():
             mixtures = fitted.nmf.transform(fitted.tfidf.transform(windows))
     k = len(fitted.words)
@@ -397,7 +397,7 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
     return TopicProfile(units, mixtures, fitted.words)
 
 
-def _topic_words(components: np.ndarray, vocabulary: Sequence[str]) -> list[tuple[str, ...]]:
+def _topic_words(components: np.ndarray, vocabulary: Sequence[str] | np.ndarray) -> list[tuple[str, ...]]:
     return [_top_words(row, vocabulary) for row in components]
 
 
@@ -416,7 +416,7 @@ def _one_blas_thread():  # noqa: ANN202 - a context manager
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
-def _top_words(weights: np.ndarray, vocabulary: Sequence[str]) -> tuple[str, ...]:
+def _top_words(weights: np.ndarray, vocabulary: Sequence[str] | np.ndarray) -> tuple[str, ...]:
     """The (at most six) words with the highest positive weights, best first."""
     return tuple(str(vocabulary[j]) for j in np.argsort(-weights, kind="stable")[:_TOP_WORDS] if weights[j] > 0)
 

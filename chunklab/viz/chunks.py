@@ -134,7 +134,7 @@ def render_html(
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
-    colour_of = _position_colour
+    colour_of: Callable[[Chunk], str] = _position_colour
     if colour_by is not None:
         colour_of, legend = _value_colours(chunks, colour_by, colours or {})
         parts.insert(-1, legend)

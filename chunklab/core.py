@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from .caches import cached
+from .caches import RESOURCE, cached
 from .constraints import Constraint, constraint_for
 
 __all__ = [
@@ -487,7 +487,7 @@ def _with_params(holder: Any, params: dict[str, Any]) -> Any:
     raise ParameterError(f"{type(holder).__name__} has get_params but no way to change its parameters")
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
     """`Chunker.param_specs`, worked out once per class (signature and resolved type hints)."""
     signature = inspect.signature(cls.__init__)
@@ -499,13 +499,13 @@ def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
     }
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _constraints(cls: type[Chunker]) -> dict[str, Constraint]:
     """`Chunker.constraints`, worked out once per class."""
     return {name: constraint_for(p.annotation, cls.bounds.get(name)) for name, p in _parameters(cls).items()}
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _values_of(cls: type[Chunker]) -> Callable[[Chunker], tuple[Any, ...]]:
     """A function of a `cls` chunker giving the tuple of its parameter values, for
     `Chunker._revalidated`."""

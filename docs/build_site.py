@@ -6,6 +6,11 @@ Steps, each skipped when its inputs have not changed:
    keep the executed copy in ``.cache/site/executed/``. A copy is reused while its key holds: the
    notebook's cells, every file of ``chunklab/`` and ``data/``, and this script's
    `EXECUTION_VERSION`. A failing cell stops the build with the notebook and cell named.
+   Why not myst-nb's cache mode (jupyter-cache, pinned in requirements-site.txt for myst-nb):
+   jupyter-cache keys a notebook by its code cells (and kernel), and has no way to add other files
+   to that key, so after a change to ``chunklab/`` or ``data/`` it would serve the outputs of the
+   old library, numbers the prose quotes included. Here the library and the data are part of the
+   key; myst-nb only renders the executed copies (``nb_execution_mode = "off"``).
 2. **Prepare** the copies Sphinx reads (``docs/course/``): progress bars dropped (a
    bar in a saved notebook is frozen where it was first drawn), check cells folded, widget state
    dropped (the site shows each widget's static view, `chunklab.viz.static`), and the first mention
@@ -51,8 +56,22 @@ CELL_TIMEOUT = 1800  # seconds; notebook 16's comparison cell embeds the corpus 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: A tqdm bar's text form: ``compare:   0%|          | 0/12 [00:00<?, ?it/s]``.
 PROGRESS_BAR = re.compile(r"^[^\n|]*\d+%\|[^\n]*\|\s*\d+/\d+")
-#: The layers whose public names the reference documents, in the order of their pages.
-LAYERS = ["core", "constraints", "caches", "text", "formats", "models", "strategies", "evaluation", "viz", "pipeline", "integrations"]
+#: Layers of the package the reference leaves out: the notebooks' exercise checks are not an API.
+UNDOCUMENTED = {"exercises"}
+
+
+def layer_contract() -> list[list[str]]:
+    """The layers of the import-linter contract in pyproject.toml (the one place the order is
+    written), top layer first, each as its modules' names without ``chunklab.``."""
+    import tomllib
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(contract for contract in contracts if contract["type"] == "layers")["layers"]
+    return [[name.strip().removeprefix("chunklab.") for name in layer.split("|")] for layer in layers]
+
+
+#: The layers whose public names the reference documents, in the order of their pages: bottom first.
+LAYERS = [name for layer in reversed(layer_contract()) for name in layer if name not in UNDOCUMENTED]
 #: Modules documented whole on their layer's page (they are the layer's public face but not in its
 #: ``__all__``: importing them needs an optional framework).
 EXTRA_MODULES = {"integrations": ["chunklab.integrations.langchain", "chunklab.integrations.llama_index"]}
@@ -433,10 +452,10 @@ def api_pages() -> tuple[dict[str, str], dict[str, str]]:
     pages["chunklab"] = "\n".join(top)
     pages["index"] = "\n".join([
         "API reference", "=============", "",
-        "Generated from the docstrings. Each layer imports only the ones below it (``pipeline`` and",
-        "``integrations`` > ``viz`` > ``evaluation`` > ``strategies`` > ``formats`` > ``text`` >",
-        "``models`` > ``core``); the parameters of every chunker are listed as ``chunklab strategies``",
-        "prints them.", "", ".. toctree::", "   :maxdepth: 1", "", "   chunklab",
+        "Generated from the docstrings. Each layer imports only the ones below it:",
+        " > ".join(" | ".join(f"``{name}``" for name in layer) for layer in layer_contract()) + ";",
+        "the parameters of every chunker are listed as ``chunklab strategies`` prints them.",
+        "", ".. toctree::", "   :maxdepth: 1", "", "   chunklab",
         *[f"   {layer}" for layer in LAYERS], "",
     ])
     for module_path in (f"chunklab.{layer}" for layer in LAYERS):

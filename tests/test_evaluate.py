@@ -16,6 +16,7 @@ from chunklab.evaluation.comparison import (
     HybridRetriever,
     RerankRetriever,
     compare_at_k,
+    compare_at_k_rows,
     default_chunkers,
     indexed_text,
     merge_adjacent,
@@ -236,7 +237,7 @@ def test_compare_returns_one_row_per_chunker_and_retriever():
 def test_compare_per_question_matches_span_metrics_by_hand():
     # One chunk per document: both questions retrieve their whole document among k=2 chunks.
     whole = {"whole": FixedSizeChunker(chunk_size=10_000)}
-    rows = compare_at_k(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False, per_question=True)
+    rows = compare_at_k_rows(whole, tiny_docs(), tiny_questions(), retrievers=("bm25",), k=2, progress=False)
     assert len(rows) == 2 and set(rows["question"]) == {"a-1", "b-1"}
     nonspace = sum(not c.isspace() for c in SOURCE_A) + sum(not c.isspace() for c in SOURCE_B)
     for _, row in rows.iterrows():
@@ -348,8 +349,8 @@ def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():
     question = {"id": "z", "doc": "b", "question": "zebra", "kind": "fact",
                 "answers": [{"start": weir, "end": weir + 26, "text": SOURCE_B[weir : weir + 26]}]}
     chunker = {"headed": _Headed(chunk_size=10_000)}
-    plain = compare_at_k(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True)
-    headed = compare_at_k(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False, per_question=True,
+    plain = compare_at_k_rows(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False)
+    headed = compare_at_k_rows(chunker, docs, [question], retrievers=("bm25",), k=1, progress=False,
                      use_context=True)
     assert plain.iloc[0]["recall"] == 0.0  # no text says "zebra": BM25 falls back to index order (doc a)
     assert headed.iloc[0]["recall"] == 1.0
@@ -361,18 +362,18 @@ def test_compare_where_expand_and_merge_hooks():
     docs, questions = tiny_docs(), tiny_questions()
     chunker = {"small": FixedSizeChunker(chunk_size=60, chunk_overlap=30)}
     only_a = lambda q, chunks: np.array([c.metadata["source"] == "a" for c in chunks])  # noqa: E731
-    rows = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    rows = compare_at_k_rows(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False,
                    where=only_a)
     assert rows.set_index("question").loc["b-1", "recall"] == 0.0  # its document was filtered out
 
     whole_doc = lambda hits: [(h.metadata["source"], 0, len(SOURCE_A if h.metadata["source"] == "a" else SOURCE_B))  # noqa: E731
                               for h in hits]
-    expanded = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    expanded = compare_at_k_rows(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False,
                        expand_hits=whole_doc)
     assert (expanded["recall"] == 1.0).all()
-    merged = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True,
+    merged = compare_at_k_rows(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False,
                      expand_hits=whole_doc, merge_hits=True)
-    plain = compare_at_k(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False, per_question=True)
+    plain = compare_at_k_rows(chunker, docs, questions, retrievers=("bm25",), k=2, progress=False)
     assert (merged["retrieved_chars"] < expanded["retrieved_chars"]).all()  # the same document sent once
     assert (merged["recall"] >= plain["recall"]).all()
 

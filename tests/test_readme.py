@@ -1,5 +1,5 @@
 """What a newcomer copies must work: every Python code block of the README, CONTRIBUTING and the
-site's pages (docs/*.md) runs, and the static checks hold (ruff; mypy on the public API).
+site's pages (docs/*.md) runs, and the static checks hold (ruff; mypy on the package and the public API).
 
 Each file's blocks run in order, in one fresh interpreter (a block may use what an earlier block of
 the same page made), in a temporary folder. A block whose first line is ``# not run: <reason>`` is
@@ -53,7 +53,23 @@ def test_ruff_finds_nothing() -> None:
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
-def test_mypy_accepts_the_public_api() -> None:
-    """mypy over the files `[tool.mypy]` in pyproject.toml names (the public API as it is used)."""
+def test_mypy_accepts_the_package_and_the_public_api() -> None:
+    """mypy over the files `[tool.mypy]` in pyproject.toml names: the package and the public API as
+    it is used."""
     done = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_mypy_checks_the_package_bodies(tmp_path: Path) -> None:
+    """A copy of the package with a type error planted in a function body fails the same check, so
+    the check above can fail."""
+    import shutil
+
+    shutil.copytree(REPO / "chunklab", tmp_path / "chunklab", ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copytree(REPO / "tests" / "typing", tmp_path / "tests" / "typing")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    spans = tmp_path / "chunklab" / "text" / "spans.py"
+    spans.write_text(spans.read_text() + '\n\ndef _planted() -> int:\n    return "not an int"\n')
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=tmp_path, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1 and "chunklab/text/spans.py" in done.stdout, done.stdout[-2000:] + done.stderr[-1000:]
+    assert "Found 1 error in 1 file" in done.stdout, done.stdout[-2000:]

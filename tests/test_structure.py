@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from chunklab.formats.csv import csv_row_spans
 from chunklab.formats.unbreakable import (
-    code_block_spans,
+    fenced_code_spans,
     html_table_row_spans,
     markdown_table_row_spans,
     table_row_spans,
@@ -20,23 +20,23 @@ def texts_of(text, spans):
 
 def test_backtick_and_tilde_fences():
     text = "Intro\n\n```python\nx = 1\n```\n\nMiddle\n\n~~~\ny | z\n~~~\nEnd"
-    assert texts_of(text, code_block_spans(text)) == ["```python\nx = 1\n```", "~~~\ny | z\n~~~"]
+    assert texts_of(text, fenced_code_spans(text)) == ["```python\nx = 1\n```", "~~~\ny | z\n~~~"]
 
 
 def test_fence_closes_only_with_same_character_and_enough_length():
     text = "````\na\n```\n~~~~\nb\n````\nafter"
     # ``` is too short and ~~~~ is the wrong character: the block ends at the second ````.
-    assert texts_of(text, code_block_spans(text)) == ["````\na\n```\n~~~~\nb\n````"]
+    assert texts_of(text, fenced_code_spans(text)) == ["````\na\n```\n~~~~\nb\n````"]
 
 
 def test_unclosed_fence_runs_to_the_end():
     text = "text\n  ```\ncode line\n\n"
-    assert texts_of(text, code_block_spans(text)) == ["```\ncode line"]
+    assert texts_of(text, fenced_code_spans(text)) == ["```\ncode line"]
 
 
 def test_four_space_indent_and_inline_backticks_are_not_fences():
     text = "    ```\nnot a fence\n    ```\nuse ``` inline ``` here"
-    assert code_block_spans(text) == []
+    assert fenced_code_spans(text) == []
 
 
 def test_markdown_table_rows_with_and_without_outer_pipes():
@@ -97,7 +97,7 @@ def test_table_row_spans_combines_markdown_and_html_or_reads_csv():
     assert table_row_spans("x,y\n1,2\n") == []
 
 
-@pytest.mark.parametrize("finder", [code_block_spans, markdown_table_row_spans, html_table_row_spans, csv_row_spans])
+@pytest.mark.parametrize("finder", [fenced_code_spans, markdown_table_row_spans, html_table_row_spans, csv_row_spans])
 def test_spans_are_sorted_trimmed_and_disjoint_on_the_corpus(finder):
     chunklab = pytest.importorskip("chunklab")
     try:
@@ -119,5 +119,5 @@ def test_the_corpus_manual_has_tables_and_code():
     text = chunklab.load_document("manual").text
     rows = markdown_table_row_spans(text)
     assert rows and all(text[s] == "|" for s, _ in rows)
-    blocks = code_block_spans(text)
+    blocks = fenced_code_spans(text)
     assert blocks and all(text[s:e].startswith("```") and text[s:e].endswith("```") for s, e in blocks)

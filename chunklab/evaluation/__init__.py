@@ -2,7 +2,7 @@
 comparisons, structure broken, boundary scores, the goal."""
 
 from .budget import Comparison
-from .comparison import compare, compare_at_k, default_chunkers, guidance, indexed_text, summarize
+from .comparison import compare, compare_at_k, compare_at_k_rows, default_chunkers, guidance, indexed_text, summarize
 from .metrics import excerpts_kept_whole, structure_metrics
 from .paired import paired
 from .retrieval import RETRIEVERS, Retriever
@@ -14,6 +14,7 @@ __all__ = [
     "Retriever",
     "compare",
     "compare_at_k",
+    "compare_at_k_rows",
     "curve",
     "default_chunkers",
     "excerpts_kept_whole",

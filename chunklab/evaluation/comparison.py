@@ -91,6 +91,7 @@ __all__ = [
     "Where",
     "compare",
     "compare_at_k",
+    "compare_at_k_rows",
     "contextualized",
     "curve",
     "default_chunkers",
@@ -332,7 +333,6 @@ def compare_at_k(
     where: Where | None = None,
     expand_hits: ExpandHits | None = None,
     merge_hits: bool = False,
-    per_question: bool = False,
     split: Split = "dev",
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -344,14 +344,36 @@ def compare_at_k(
     spans sent for one question in one document (`merge_adjacent`) before scoring, so overlapping
     windows do not send the same text twice.
 
-    Returns a `pandas.DataFrame`. By default one row per chunker × retriever: the chunker's
-    ``chunker`` label, ``strategy``, ``params``; ``retriever``, ``k``, ``questions``; the mean and
-    population standard deviation (``_sd``) of each of `QUESTION_METRICS` (see `span_metrics`,
-    `precision_omega`; characters counted without whitespace); ``context``; and the chunker's
-    structure columns (see `structure_metrics`, over all chunks of all documents) plus
-    ``chunk_seconds`` and ``index_ratio``, as in `Comparison.chunkings`. With `per_question`, one
-    row per chunker × retriever × question (``question``, ``doc``, ``kind``) before averaging.
+    Returns a `pandas.DataFrame`, one row per chunker × retriever: the chunker's ``chunker`` label,
+    ``strategy``, ``params``; ``retriever``, ``k``, ``questions``; the mean and population standard
+    deviation (``_sd``) of each of `QUESTION_METRICS` (see `span_metrics`, `precision_omega`;
+    characters counted without whitespace); ``context``; and the chunker's structure columns (see
+    `structure_metrics`, over all chunks of all documents) plus ``chunk_seconds`` and
+    ``index_ratio``, as in `Comparison.chunkings`. `compare_at_k_rows` gives the rows it averages.
     """
+    return _summarize_at_k(compare_at_k_rows(
+        chunkers, docs, questions, retrievers, k=k, use_context=use_context, where=where, expand_hits=expand_hits,
+        merge_hits=merge_hits, split=split, progress=progress,
+    ))
+
+
+def compare_at_k_rows(
+    chunkers: Mapping[str, Chunker] | Sequence[Chunker],
+    docs: Sequence[Document | str] | None = None,
+    questions: Sequence[Mapping[str, Any]] | None = None,
+    retrievers: Sequence[str | Retriever] = ("bm25", "dense"),
+    *,
+    k: int = 5,
+    use_context: bool | Literal["both"] = False,
+    where: Where | None = None,
+    expand_hits: ExpandHits | None = None,
+    merge_hits: bool = False,
+    split: Split = "dev",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """The k view question by question: what `compare_at_k` averages, one row per chunker ×
+    retriever × question (``question``, ``doc``, ``kind``, each metric of `QUESTION_METRICS`, and the
+    chunker's columns). The arguments are those of `compare_at_k`."""
     import pandas as pd
 
     if k < 1:
@@ -359,8 +381,7 @@ def compare_at_k(
     run = _Measurement(chunkers, docs, questions, retrievers, split, use_context)
     view = _KView(run.pool, run.questions, expand_hits, k, merge_hits)
     run.measure(view, where, progress)
-    table = pd.DataFrame(view.rows)
-    return table if per_question else _summarize_at_k(table)
+    return pd.DataFrame(view.rows)
 
 
 class _Measurement:
@@ -548,7 +569,7 @@ class _BudgetView(_View):
 
 def _budgets(budget: int | Sequence[int]) -> tuple[int, ...]:
     """The budgets asked for, sorted and distinct."""
-    values = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
+    values: list[Any] = list(budget) if isinstance(budget, (list, tuple, range, np.ndarray)) else [budget]
     if not values or any(isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < 1 for b in values):
         raise ValueError(f"budget must be a positive integer or a non-empty list of them, got {budget!r}")
     return tuple(sorted({int(b) for b in values}))

@@ -75,7 +75,7 @@ def new_text_only(hits: Sequence[Chunk]) -> list[tuple[str, int, int]]:
     """
     sent = _Sent()
     for chunk in hits:
-        sent.send(chunk.metadata.get("source"), chunk.start, chunk.end)
+        sent.send(chunk.metadata.get("source", ""), chunk.start, chunk.end)
     return sent.out
 
 
@@ -84,7 +84,7 @@ def _index(trees: Mapping[str, Node]) -> dict[tuple[str, str], Node]:
 
 
 def _hit_node(index: Mapping[tuple[str, str], Node], chunk: Chunk) -> tuple[str, Node]:
-    source, node_id = chunk.metadata.get("source"), chunk.metadata.get("node")
+    source, node_id = chunk.metadata.get("source", ""), chunk.metadata.get("node", "")
     node = index.get((source, node_id))
     if node is None or node.span != (chunk.start, chunk.end):
         raise ValueError(

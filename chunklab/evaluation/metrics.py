@@ -26,10 +26,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker
 from ..formats.document import Document
-from ..formats.unbreakable import code_block_spans, table_row_spans
+from ..formats.unbreakable import fenced_code_spans, table_row_spans
 from ..text.sentences import sentence_spans
 from ..text.spans import CharCounter, Span, containing, intersection, union
 from ..text.words import word_spans
@@ -192,14 +192,14 @@ def precision_omega(
 
 
 # -- structure metrics ------------------------------------------------------------------------------
-@cached(maxsize=64)
+@cached(PER_TEXT)
 def _structures(text: str, csv: bool) -> dict[str, np.ndarray]:
     """The spans a boundary should not cut, per kind, as ``(n, 2)`` arrays."""
     found = {
         "words": word_spans(text),
         "sentences": sentence_spans(text),
         "table_rows": table_row_spans(text, csv=csv),
-        "code_blocks": code_block_spans(text),
+        "code_blocks": fenced_code_spans(text),
     }
     return {name: np.asarray(spans, dtype=np.int64).reshape(-1, 2) for name, spans in found.items()}
 

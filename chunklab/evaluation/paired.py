@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 
 __all__ = ["Paired", "bootstrap_weights", "holm", "interval_text", "mcnemar_exact", "p_text", "paired", "signed"]
 
@@ -99,7 +99,7 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
     return keep
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def bootstrap_weights(n: int, resamples: int = 10_000, seed: int = 0) -> np.ndarray:
     """How often each of `n` questions is drawn in each of `resamples` bootstrap resamples: a
     read-only ``(resamples, n)`` float32 array whose rows sum to `n` (multinomial counts, seeded, so

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_PIECE, RESOURCE, cached
 from ..models.embed import MINILM_DIM, MINILM_MAX_POSITIONS, Embedder, default_embedder, token_vectors
 
 if TYPE_CHECKING:
@@ -94,14 +94,14 @@ class Retriever:
         return f"{type(self).__name__}()"
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _snowball() -> Any:
     from nltk.stem.snowball import SnowballStemmer
 
     return SnowballStemmer("english")
 
 
-@cached(maxsize=200_000)
+@cached(PER_PIECE)
 def _stem(word: str) -> str:
     """Snowball stem of `word`, remembered: every chunking of a comparison has the same vocabulary."""
     return _snowball().stem(word)
@@ -111,7 +111,7 @@ def _stem(word: str) -> str:
 _WORD = re.compile(r"(?u)\b\w\w+\b")
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _stopwords() -> frozenset[str]:
     from bm25s.stopwords import STOPWORDS_EN
 
@@ -127,7 +127,7 @@ def bm25_tokens(texts: Sequence[str], stem: bool = True) -> list[list[str]]:
     return [list(_text_tokens(t, stem)) for t in texts]
 
 
-@cached(maxsize=32_768)
+@cached(PER_PIECE)
 def _text_tokens(text: str, stem: bool) -> tuple[str, ...]:
     """`bm25_tokens` of one text."""
     stop = _stopwords()
@@ -206,7 +206,7 @@ class DenseRetriever(Retriever):
     def index(self, texts: Sequence[str]) -> None:
         """Embed `texts` (fitting the embedder on them if it can be fitted)."""
         if texts and hasattr(self.embedder, "fit"):
-            self.embedder.fit(list(texts))
+            self.embedder.fit(list(texts))  # type: ignore[union-attr]  # hasattr: not None
         self._matrix = self._embed(texts) if texts else np.zeros((0, 1), dtype=np.float32)
 
     def scores(self, queries: Sequence[str]) -> np.ndarray:
@@ -282,7 +282,8 @@ class HybridRetriever(_DenseAndBM25):
 
     def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
         """Top-`k` (allowed) texts by fused reciprocal rank."""
-        fused = sum(1.0 / (self.c + _ranks(s)) for s in (self.bm25.scores(queries), self.dense.scores(queries)))
+        fused: np.ndarray = sum(  # type: ignore[assignment]  # two arrays summed
+            1.0 / (self.c + _ranks(s)) for s in (self.bm25.scores(queries), self.dense.scores(queries)))
         return [_top_k(row, k, m) for row, m in zip(fused, allowed_masks(allowed, len(queries)))]
 
 

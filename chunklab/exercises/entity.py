@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from ..core import Chunk
 from ..formats.corpus import load_document
 from ..strategies import EntityChunker, FixedSizeChunker, ParagraphChunker, SentenceChunker
@@ -40,7 +40,7 @@ def solution_cut_estimate() -> float:
     return boundaries * inside_share(agreement)
 
 
-@cached(maxsize=1)
+@cached(RESOURCE)
 def _measured_cuts() -> int:
     text = load_document(ESTIMATE_DOC).text
     return names_cut(FixedSizeChunker(chunk_size=ESTIMATE_SIZE)(text), text)

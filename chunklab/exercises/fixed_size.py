@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..core import Chunker
 from ..strategies import FixedSizeChunker, fixed
 from . import ExerciseFailed, exercise, pick, refuse_library, whole_number
 
@@ -49,15 +50,19 @@ def check_predicted_chunks(candidate) -> str:
     return f"it predicts the chunker on all {len(_COUNT_CASES)} cases."
 
 
-def _cut_excerpt(length: int, overlap: int, size: int = 300) -> int | None:
-    """The start of an excerpt of `length` characters that no window of (`size`, `overlap`) holds
-    whole, in a text of three windows' length; None when every excerpt is held."""
-    n = 3 * size
-    chunks = FixedSizeChunker(chunk_size=size, chunk_overlap=overlap)("x" * n)
+def uncut_excerpt_start(chunker: Chunker, n: int, length: int) -> int | None:
+    """The first start of an excerpt of `length` characters that no chunk of `chunker` holds whole,
+    in a text of `n` characters; None when every excerpt is held (the two overlap exercises)."""
+    spans = [(c.start, c.end) for c in chunker("x" * n)]
     for start in range(n - length + 1):
-        if not any(c.start <= start and start + length <= c.end for c in chunks):
+        if not any(s <= start and start + length <= e for s, e in spans):
             return start
     return None
+
+
+def _cut_excerpt(length: int, overlap: int, size: int = 300) -> int | None:
+    """`uncut_excerpt_start` for windows of (`size`, `overlap`) in a text of three windows' length."""
+    return uncut_excerpt_start(FixedSizeChunker(chunk_size=size, chunk_overlap=overlap), 3 * size, length)
 
 
 def solution_safe_overlap(L: int) -> int:

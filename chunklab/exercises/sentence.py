@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from ..evaluation.sentence_boundaries import boundary_scores, load_sentence_gold
 from ..strategies import SentenceChunker
 from ..text.sentences import sentence_spans
@@ -44,7 +44,7 @@ def solution_splitter(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if s < e]
 
 
-@cached(maxsize=1)
+@cached(RESOURCE)
 def _gold():
     return tuple(load_sentence_gold())
 

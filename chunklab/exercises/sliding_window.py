@@ -7,6 +7,7 @@ import math
 
 from ..strategies import SlidingWindowChunker, sliding
 from . import ExerciseFailed, exercise, pick, refuse_library, whole_number
+from .fixed_size import uncut_excerpt_start
 
 #: ``(n, window, stride)`` cases: a text of n characters, no whitespace to trim. Besides exact and
 #: inexact fits: an empty text, and texts shorter than one window with a stride shorter than it.
@@ -50,14 +51,8 @@ SAFE_WINDOW, SAFE_LENGTH = 600, 200
 
 
 def _cut_excerpt(stride: int, window: int = SAFE_WINDOW, length: int = SAFE_LENGTH) -> int | None:
-    """The start of an excerpt of `length` characters that no window holds whole, in a text of
-    four windows' length; None when every excerpt is held."""
-    n = 4 * window
-    spans = [(c.start, c.end) for c in SlidingWindowChunker(chunk_size=window, stride=stride)("x" * n)]
-    for start in range(n - length + 1):
-        if not any(s <= start and start + length <= e for s, e in spans):
-            return start
-    return None
+    """`uncut_excerpt_start` for windows of `window` characters at `stride` in a text of four windows' length."""
+    return uncut_excerpt_start(SlidingWindowChunker(chunk_size=window, stride=stride), 4 * window, length)
 
 
 def solution_safe_stride() -> int:

@@ -3,7 +3,7 @@ places its cuts worse than blind equal parts."""
 
 from __future__ import annotations
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from ..formats.corpus import load_document
 from ..strategies import topic
 from ..strategies.topic import TextTiler
@@ -53,7 +53,7 @@ def _highest_anywhere(scores, i):
     return max(scores[: i + 1]) + max(scores[i:]) - 2 * scores[i]
 
 
-@cached(maxsize=1)
+@cached(RESOURCE)
 def _support_curve() -> tuple[list[float], list[float]]:
     """TextTiling's smoothed scores and depths on the support transcript (NLTK's own arithmetic)."""
     analysis = TextTiler().analyse(load_document("support").text)

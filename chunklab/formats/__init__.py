@@ -8,14 +8,14 @@ from .folders import find_documents
 from .parse import document_blocks, guess_format
 from .readers import DocumentError, read_document
 from .tables import Table, document_parts
-from .unbreakable import code_block_spans, table_row_spans
+from .unbreakable import fenced_code_spans, table_row_spans
 
 __all__ = [
     "Block",
     "Document",
     "DocumentError",
     "Table",
-    "code_block_spans",
+    "fenced_code_spans",
     "document_blocks",
     "document_parts",
     "find_documents",

@@ -70,7 +70,8 @@ class Block:
 def heading_trails(blocks: Sequence[Block]) -> list[tuple[str, ...]]:
     """For each block, the titles of the headings it sits under, outermost first (a heading's own
     trail ends with its title). Joined with " > " this is the breadcrumb, e.g. "Install > Linux"."""
-    trails, stack = [], []  # stack of (level, title)
+    trails: list[tuple[str, ...]] = []
+    stack: list[tuple[int, str]] = []  # (level, title)
     for block in blocks:
         if block.kind == "heading":
             while stack and stack[-1][0] >= block.level:

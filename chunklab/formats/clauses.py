@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from .blocks import Block
 
 __all__ = ["clause_headings"]
@@ -50,7 +50,7 @@ _CAPITALS = re.compile(r"^[ \t]{0,3}(?P<line>[A-Z][^a-z\r\n]{0,79})[ \t]*\r?$", 
 _SHORT_TITLE = 60
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def clause_headings(text: str) -> tuple[Block, ...]:
     """Every clause, item and capitalised heading line of `text`, in order (cached per text).
 

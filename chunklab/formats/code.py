@@ -26,9 +26,9 @@ import importlib
 import re
 import types
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from .markdown import line_starts
 
 __all__ = [
@@ -140,7 +140,7 @@ def _python_body(text: str, body: list[ast.stmt], starts: tuple[int, ...]) -> tu
         inner = [child for field in ("body", "orelse", "finalbody", "handlers")
                  for child in getattr(node, field, ()) if isinstance(child, ast.stmt)]
         signature = text[line(node.lineno) : line(node.lineno + 1)].strip() if label else ""
-        out.append(Statement(line(first), line(node.end_lineno + 1), label, signature,
+        out.append(Statement(line(first), line(cast(int, node.end_lineno) + 1), label, signature,
                              _python_body(text, inner, starts)))
     return tuple(out)
 
@@ -154,7 +154,7 @@ def _python_label(node: ast.stmt) -> str:
 
 
 # -- tree-sitter ----------------------------------------------------------------------------------
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _grammar(language: str) -> Any:
     """The tree-sitter `Language` of `language`, or None if tree-sitter or its grammar is missing."""
     module_name, function = TREE_SITTER_LANGUAGES[language]

@@ -32,7 +32,7 @@ import pathlib
 import types
 from typing import Any, Literal
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 from .document import Document
 from .readers import read_contents, read_text
 
@@ -95,7 +95,7 @@ def data_dir() -> pathlib.Path:
     )
 
 
-@cached(maxsize=1)
+@cached(RESOURCE)
 def _manifest() -> dict[str, dict[str, Any]]:
     """Read ``data/corpus.json`` once; keys keep the file's order."""
     with open(data_dir() / "corpus.json", encoding="utf-8") as fh:
@@ -128,7 +128,7 @@ def _entry(name: str) -> dict[str, Any]:
     return manifest[name]
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def load_document(name: str) -> Document:
     """Load one corpus document by its manifest key.
 
@@ -227,7 +227,7 @@ def load_questions(doc: str | None = None, split: Split = "dev") -> list[dict]:
         raise ValueError(f"split must be one of {list(SPLITS)}, got {split!r}")
     if doc is not None:
         _entry(doc)  # raises KeyError for unknown names
-    questions = []
+    questions: list[dict[str, Any]] = []
     for name in {"all": ("dev", "test"), DEV_REAL: ("dev",)}.get(split, (split,)):
         records = _read_jsonl(data_dir() / f"questions_{name}.jsonl")
         questions.extend({**q, "split": name} for q in records)

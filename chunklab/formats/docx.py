@@ -42,7 +42,7 @@ def read_docx(source: str | os.PathLike[str] | IO[bytes]) -> tuple[str, dict[str
     from docx.table import Table
 
     try:
-        document = docx.Document(source if hasattr(source, "read") else os.fspath(source))
+        document = docx.Document(source if hasattr(source, "read") else os.fspath(source))  # type: ignore[arg-type]
         blocks = list(_blocks(document, Table))
     except Exception as error:  # python-docx and zipfile raise many types for a bad package
         where = "" if hasattr(source, "read") else f"{os.fspath(source)}: "

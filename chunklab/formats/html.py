@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Iterator, NamedTuple
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..text.spans import trim_span
 from .blocks import Block
 from .collector import collector_paused
@@ -127,7 +127,7 @@ class _Parsed(NamedTuple):
     rows: tuple[tuple[int, int], ...]
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _parsed(text: str) -> _Parsed:
     """`_Parsed` for `text`, cached per text. The tree lives only while it runs, with the garbage
     collector paused (`collector_paused`), and is freed by reference counting once read, so no
@@ -223,7 +223,7 @@ def _element_block(text: str, element: Element) -> Block:
         caption = next((text_content(text, c) for c in element.children if c.tag == "caption"), "")
         cells = tuple(tuple(text_content(text, c) for c in r.children if c.tag in ("td", "th")) for r in rows)
         return Block("table", *span, parts=tuple((r.start, r.end) for r in rows),
-                     header=(first.start, first.end) if headed else None,
+                     header=(first.start, first.end) if headed and first is not None else None,
                      attrs={"tag": tag, "caption": caption, "cells": cells})
     if tag == "pre":
         code = next(iter_elements(element, {"code"}), None)

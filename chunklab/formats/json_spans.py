@@ -64,7 +64,8 @@ def json_lines_tree(text: str) -> JsonNode:
 
     Raises `ValueError` naming the first line that is not one JSON value.
     """
-    members, offset = [], 0
+    members: list[JsonNode] = []
+    offset = 0
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         if line.strip():
             try:

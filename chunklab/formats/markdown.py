@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..text.spans import trim_span
 from .blocks import Block
 from .collector import collector_paused
@@ -37,7 +37,7 @@ class _Parsed(NamedTuple):
     table_lines: tuple[tuple[int, int], ...]
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _parsed(text: str) -> _Parsed:
     """`_Parsed` for `text`, cached per text. The tokens live only while it runs, with the garbage
     collector paused (`collector_paused`): they all stay alive until the parse returns, so a
@@ -53,7 +53,7 @@ def _read(text: str, tokens: Sequence[Any]) -> _Parsed:
     return _Parsed(tuple(_top_blocks(text, tokens)), tuple(_fences(text, tokens)), tuple(_table_lines(text, tokens)))
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def line_starts(text: str) -> tuple[int, ...]:
     """Offset of the first character of every line, plus ``len(text)`` as a sentinel."""
     return (0, *(m.end() for m in _BREAK.finditer(text)), len(text))
@@ -146,7 +146,9 @@ def _closing(tokens: Sequence[Any], i: int) -> int:
 
 def _table_rows(text: str, inner: Sequence[Any]) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[str, ...], ...]]:
     """The span and the cells' plain text of every row of a table (header row first)."""
-    rows, cells, current = [], [], None
+    rows: list[tuple[int, int]] = []
+    cells: list[tuple[str, ...]] = []
+    current: list[str] | None = None
     for t in inner:
         if t.type == "tr_open":
             current = [] if t.map else None

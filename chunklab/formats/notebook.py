@@ -33,7 +33,9 @@ def read_notebook(source: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(cells, list):
         raise ValueError("not a notebook: no 'cells' list (nbformat 4 is read)")
     language = _language(notebook.get("metadata"))
-    pieces, spans, offset = [], [], 0
+    pieces: list[str] = []
+    spans: list[Any] = []
+    offset = 0
     for index, cell in enumerate(cells):
         if not isinstance(cell, dict):
             continue

@@ -218,10 +218,11 @@ def page_furniture(text: str) -> list[PageLines]:
     pages = page_spans(text)
     lines = [tuple((s + a, s + b) for a, b in line_spans(text[s:e])) for s, e in pages]
     forms = [[_normalise(text[s:e]) for s, e in page] for page in lines]
-    top, bottom = Counter(), Counter()
-    for page in forms:
-        top.update(set(page[:EDGE_LINES]))
-        bottom.update(set(page[-EDGE_LINES:]))
+    top: Counter[str] = Counter()
+    bottom: Counter[str] = Counter()
+    for edges in forms:
+        top.update(set(edges[:EDGE_LINES]))
+        bottom.update(set(edges[-EDGE_LINES:]))
     needed = max(2, math.ceil(FURNITURE_SHARE * sum(1 for page in lines if page)))
     out = []
     for span, page, form in zip(pages, lines, forms):

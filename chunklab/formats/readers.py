@@ -295,7 +295,7 @@ def _check_answer(answer: Any, doc: Document, where: str) -> None:
     start, end, text = answer.get("start"), answer.get("end"), answer.get("text")
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end)) or not isinstance(text, str):
         raise DocumentError(f"{where}: needs integer 'start' and 'end' and a string 'text', got {answer!r}")
-    if not 0 <= start < end <= len(doc.text):
+    if not 0 <= start < end <= len(doc.text):  # type: ignore[operator]  # both checked to be int above
         raise DocumentError(f"{where}: span [{start}, {end}) is not inside {doc.name!r} (0 to {len(doc.text)})")
     if doc.text[start:end] != text:
         raise DocumentError(

@@ -19,7 +19,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..text.pack import fit, last_fitting
 from .blocks import Block, DocumentFormat, heading_trails
 from .csv import csv_row_spans
@@ -232,7 +232,7 @@ def resolve_format(text: str, fmt: DocumentFormat = "auto") -> Literal["markdown
     return "csv" if guessed == "text" and looks_like_csv(text) else guessed
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def document_parts(text: str, fmt: DocumentFormat = "auto") -> tuple[tuple[Block | Table, tuple[str, ...]], ...]:
     """The top-level parts of `text` in order, each with its heading trail: `Block` objects
     (`chunklab.formats.parse.document_blocks`) with every ``table`` block turned into a `Table`. A CSV text

@@ -26,13 +26,13 @@ from .html import html_row_spans
 from .markdown import fence_spans, table_line_spans
 
 __all__ = [
-    "code_block_spans",
+    "fenced_code_spans",
     "html_table_row_spans",
     "markdown_table_row_spans",
     "table_row_spans",
 ]
 
-def code_block_spans(text: str) -> list[Span]:
+def fenced_code_spans(text: str) -> list[Span]:
     """Fenced code blocks, from the opening fence to the end of the closing fence."""
     return fence_spans(text)
 

@@ -155,7 +155,7 @@ def _level(heading: MarkdownBlock) -> int:
     return len(heading.text) - len(heading.text.lstrip("#"))
 
 
-def _kept(block: MarkdownBlock, kept_text: str, kept_grams: set[tuple[str, ...]]) -> bool:
+def _kept(block: MarkdownBlock, kept_text: str, kept_grams: set[tuple[str, str, str]]) -> bool:
     """Whether trafilatura kept `block`: most of its word trigrams (all its words, in order, when it
     has fewer than three) are in trafilatura's text (`kept_text`, its trigrams `kept_grams`)."""
     words = _WORD.findall(block.text.lower())

@@ -13,25 +13,6 @@ hand chunk metadata over in plain values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from ..metadata import metadata_values
 
 __all__ = ["metadata_values"]
-
-
-def metadata_values(metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """A chunk's metadata in plain values a framework can store and serialise: tuples and sets as
-    lists, mappings as dicts, numpy numbers and arrays as Python numbers and lists, recursively."""
-    return {str(key): _plain(value) for key, value in metadata.items()}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return metadata_values(value)
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((_plain(v) for v in value), key=repr)
-    if callable(getattr(value, "tolist", None)):
-        return value.tolist()
-    return value

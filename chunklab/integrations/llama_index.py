@@ -77,5 +77,5 @@ class ChunklabNodeParser(NodeParser):
         nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
         for node in nodes:
             if id(node) in exact:
-                node.start_char_idx, node.end_char_idx = exact[id(node)]
+                node.start_char_idx, node.end_char_idx = exact[id(node)]  # type: ignore[attr-defined]  # a TextNode
         return nodes

@@ -35,7 +35,7 @@ import bisect
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 
 __all__ = ["PlacementError", "place"]
 
@@ -63,7 +63,7 @@ def place(
     span's metadata.
     """
     pieces = list(pieces)
-    offered = list(starts) if starts is not None else [None] * len(pieces)
+    offered: list[int | None] = list(starts) if starts is not None else [None] * len(pieces)
     own = list(metadata) if metadata is not None else [{}] * len(pieces)
     if not len(offered) == len(own) == len(pieces):
         raise ValueError(f"{len(pieces)} pieces but {len(offered)} starts and {len(own)} metadata")
@@ -170,7 +170,7 @@ def _choose(
     return after or (inside[0] if inside else None)
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _squeezed(text: str) -> tuple[str, list[int]]:
     """`text` without whitespace, and the source position of each character kept (cached per text)."""
     positions = [i for i, char in enumerate(text) if not char.isspace()]

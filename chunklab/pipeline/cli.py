@@ -339,18 +339,15 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     from ..evaluation.verdicts import leaderboard
 
     chunkers = {repr(c): c for c in _chunkers(args.strategies)}
-    found = find_documents(args.paths, include=args.include, exclude=args.exclude,
-                           default_excludes=args.default_excludes)
-    problems = [str(p) for p in found.problems]
-    documents = []
+    found = _found(args)
+    documents, unread = [], []
     for name, path in found.files:
         try:
             documents.append(read_document(path, name, html_source=args.html_source))
         except DocumentError as error:
-            problems.append(str(error))
-    if problems:
-        for problem in problems:
-            print(f"chunklab: {problem}", file=sys.stderr)
+            unread.append(error)
+            print(f"chunklab: {error}", file=sys.stderr)
+    if found.problems or unread:
         print("chunklab: evaluate needs every document the questions refer to; fix the files above", file=sys.stderr)
         return 1
     try:
@@ -366,11 +363,11 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(error)) from error
     if args.out:
         summarize(result).to_csv(args.out, index=False)
-    budgets = sorted(result.rows["budget"].unique())
+    measured: list[int] = sorted(result.rows["budget"].unique())
     print(f"{counted(len(documents), 'document')}, {counted(len(questions), 'question')}; every chunking sends the same "
-          f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in budgets)}", file=out)
+          f"{result.unit_label()} per question: {', '.join(f'{b:,}' for b in measured)}", file=out)
     for retriever in result.rows["retriever"].unique():
-        for budget in budgets:
+        for budget in measured:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
             print(board.attrs["gate"], file=out)  # "recommended: ..." only when the resampling gate passes

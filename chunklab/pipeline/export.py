@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..core import Chunk
+from ..metadata import plain
 
 __all__ = ["from_dicts", "json_line", "read_jsonl", "to_dicts", "to_langchain", "to_llamaindex", "write_jsonl"]
 
@@ -34,22 +35,11 @@ def from_dicts(records: Iterable[dict[str, Any]]) -> list[Chunk]:
     ]
 
 
-def _plain(value: Any) -> Any:
-    """A JSON-ready stand-in for a metadata value `json` cannot write (numpy values, mappings, sets)."""
-    if callable(getattr(value, "tolist", None)):
-        return value.tolist()
-    if isinstance(value, Mapping):
-        return dict(value)
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
-    return str(value)
-
-
 def json_line(record: dict[str, Any]) -> str:
-    """One record as a line of JSON (non-ASCII kept; numpy values as numbers and lists, mappings as
-    objects, sets as sorted lists, anything else JSON lacks as its string), without the newline.
-    `write_jsonl` and the command line write these."""
-    return json.dumps(record, ensure_ascii=False, default=_plain)
+    """One record as a line of JSON (non-ASCII kept; values made `chunklab.metadata.plain`, anything
+    else JSON lacks as its string), without the newline. `write_jsonl` and the command line write
+    these."""
+    return json.dumps(plain(record), ensure_ascii=False, default=str)
 
 
 def write_jsonl(chunks: Iterable[Chunk], path: str | Path) -> Path:

@@ -43,7 +43,7 @@ import re
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import chromadb
 import numpy as np
@@ -55,6 +55,7 @@ from ..core import Chunk, Chunker
 from ..evaluation.comparison import indexed_text
 from ..evaluation.retrieval import Allowed, DenseRetriever, allowed_masks
 from ..formats.document import Document
+from ..metadata import metadata_values
 from ..models.embed import Embedder, default_embedder
 from .export import from_dicts
 from .files import chunk_document
@@ -81,7 +82,7 @@ __all__ = [
 #: Collection metadata keys chunklab writes (Chroma keeps them with the collection).
 STRATEGY_KEY, PARAMS_KEY, FIELDS_KEY = "chunklab:strategy", "chunklab:params", "chunklab:fields"
 
-_SETTINGS = dict(anonymized_telemetry=False, allow_reset=False)
+_SETTINGS = Settings(anonymized_telemetry=False, allow_reset=False)
 _COSINE = {"hnsw": {"space": "cosine"}}
 
 
@@ -111,10 +112,10 @@ class MiniLMEmbeddingFunction(EmbeddingFunction[Documents]):
     def build_from_config(config: dict[str, Any]) -> MiniLMEmbeddingFunction:
         return MiniLMEmbeddingFunction()
 
-    def default_space(self) -> str:
+    def default_space(self) -> Literal["cosine"]:
         return "cosine"
 
-    def supported_spaces(self) -> list[str]:
+    def supported_spaces(self) -> list[Literal["cosine", "l2", "ip"]]:
         return ["cosine"]
 
 
@@ -126,7 +127,7 @@ def open_store(path: str | os.PathLike[str], create: bool = True) -> Any:
     """
     if not create and not os.path.isdir(path):
         raise FileNotFoundError(f"no ChromaDB store at {path}")
-    return chromadb.PersistentClient(path=os.fspath(path), settings=Settings(**_SETTINGS))
+    return chromadb.PersistentClient(path=os.fspath(path), settings=_SETTINGS)
 
 
 def _client(store: Any) -> Any:
@@ -182,14 +183,13 @@ def flatten_metadata(metadata: Mapping[str, Any], prefix: str = "") -> dict[str,
 
     Nested mappings become dotted keys (``parent.id``); a list of mappings becomes one list per
     field (``entities.label``); lists of mixed scalars become lists of strings; a list of lists
-    (page spans) and anything else becomes its JSON text; None and empty lists are left out. Numpy
-    numbers become Python numbers.
+    (page spans) and anything else becomes its JSON text; None and empty lists are left out. Values
+    are made plain first (`chunklab.metadata.metadata_values`: numpy numbers as Python numbers, sets
+    as sorted lists).
     """
     flat: dict[str, Any] = {}
-    for key, value in metadata.items():
+    for key, value in metadata_values(metadata).items():
         name = f"{prefix}{key}"
-        if hasattr(value, "tolist") and not isinstance(value, _SCALAR):
-            value = value.tolist()
         if value is None:
             continue
         if isinstance(value, _SCALAR):
@@ -453,11 +453,11 @@ def memory_collection(vectors: np.ndarray) -> Any:
     Its HNSW graph is searched with ``ef_search`` of at least the collection size, so on the sizes a
     comparison uses the search is exhaustive and returns the exact cosine top-k.
     """
-    client = chromadb.EphemeralClient(settings=Settings(**_SETTINGS))
+    client = chromadb.EphemeralClient(settings=_SETTINGS)
     n = len(vectors)
     collection = client.create_collection(
         f"chunklab-{uuid.uuid4().hex}",
-        embedding_function=MiniLMEmbeddingFunction(),
+        embedding_function=MiniLMEmbeddingFunction(),  # type: ignore[arg-type]  # Chroma's union of input types
         configuration={"hnsw": {"space": "cosine", "ef_search": max(100, n), "ef_construction": max(100, min(n, 400))}},
     )
     for part in _batches(n, client.get_max_batch_size()):
@@ -509,7 +509,7 @@ class ChromaRetriever(DenseRetriever):
         from ..pipeline.store import memory_collection
 
         super().index(texts)
-        self._collection = memory_collection(self._matrix) if texts else None
+        self._collection = memory_collection(self._matrix) if texts and self._matrix is not None else None
 
     def search(self, queries: Sequence[str], k: int, allowed: Allowed = None) -> list[list[int]]:
         """Top-`k` (allowed) texts by cosine similarity, as Chroma ranks them."""

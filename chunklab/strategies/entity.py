@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTup
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_PIECE, PER_TEXT, cached
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.parse import document_blocks
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
@@ -139,7 +139,7 @@ def persist_mentions(path: str | os.PathLike) -> None:
 # Room for every document of a corpus and every question a filter reads: with a small cache, the
 # questions of one `compare(..., where=entity_filter)` evicted the documents, and the next chunking
 # of a document ran the model again.
-@cached(maxsize=1024)
+@cached(PER_PIECE)
 def _mentions(text: str, every_piece: bool) -> tuple[Mention, ...]:
     """Every mention of every label in `text`, in order. With `every_piece` False, pieces without an
     upper-case letter are not read: English names are capitalised, and on the course corpus the
@@ -207,7 +207,7 @@ def move_out_of_entities(
 
 
 def join_across_entities(
-    units: Sequence[tuple[int, int]], mentions: Sequence[Mention] | Sequence[tuple[int, int]]
+    units: Sequence[tuple[int, int]], mentions: Sequence[Mention] | Sequence[tuple[int, int]] | np.ndarray
 ) -> list[tuple[int, int]]:
     """`units` (sorted, non-overlapping spans: sentences, words...) with every run of consecutive
     units that one mention spans joined into one unit, so no cut between units splits a mention."""
@@ -392,12 +392,12 @@ class EntityChunker(UnitSized, Chunker):
         return [(s, e) for s, e, _, _ in pack(text, join_across_entities(words, mentions), self.chunk_size, self.measure)]
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _paragraph_sentences(text: str, labels: tuple[str, ...]) -> tuple[tuple[int, int, bool], ...]:
     """The sentences of each paragraph, those a mention of `labels` spans joined, each with a flag:
     does it open its paragraph? Cached per text and labels: a slider move only regroups them."""
     mentions = _span_table(entity_mentions(text, labels))
-    units = []
+    units: list[tuple[int, int, bool]] = []
     for start, end in paragraph_spans(text):
         inner = [(start + s, start + e) for s, e in sentence_spans(text[start:end])]
         units.extend((s, e, k == 0) for k, (s, e) in enumerate(join_across_entities(inner, mentions)))
@@ -423,7 +423,7 @@ def _chunk_keys(chunk: Chunk, labels: tuple[str, ...]) -> tuple[str, ...]:
     return _text_keys(chunk.text, labels)
 
 
-@cached(maxsize=16_384)
+@cached(PER_PIECE)
 def _text_keys(text: str, labels: tuple[str, ...]) -> tuple[str, ...]:
     """The entity keys found in a chunk's text, cached: a filter asks again for every question."""
     return tuple(entity_key(m.text) for m in entity_mentions(text, labels))

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
@@ -147,7 +147,7 @@ class HierarchicalChunker(UnitSized, Chunker):
         self.embedder = embedder
         self.validate()
 
-    def size_limit(self) -> int | None:
+    def size_limit(self) -> int | None:  # type: ignore[override]  # no limit above the leaves
         """`chunk_size` for the leaves (``depth=0``); no promise for higher levels."""
         return self.chunk_size if self.depth == 0 else None
 
@@ -183,7 +183,7 @@ def _node_metadata(node: Node) -> dict[str, Any]:
     return metadata
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def _tree(
     text: str,
     format: DocumentFormat,
@@ -285,7 +285,7 @@ def _semantic_groups(
         root.children.append(group)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _neighbour_similarity(text: str, blocks: tuple[tuple[int, int], ...], embedder: Embedder | None) -> np.ndarray:
     """Cosine similarity of each block with the next (cached per text, blocks and embedder)."""
     if len(blocks) < 2:

@@ -41,7 +41,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
@@ -506,7 +506,7 @@ def _joined(a: _Piece, b: _Piece) -> _Piece:
 
 
 # -- analysis -------------------------------------------------------------------------------------
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
     """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
     resolved = resolve_format(text, fmt)
@@ -551,7 +551,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     return _Analysis(title, sections, ends, leads, tuple(runs), layout)
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _prose_vectors(
     text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner, embedder: Embedder | None
 ) -> dict[int, Any]:

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from typing import Iterator, Literal
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import DocumentFormat, section_metadata
 from ..formats.markdown import line_starts
@@ -183,13 +183,13 @@ class KeywordChunker(UnitSized, Chunker):
                 yield s, e, metadata
 
 
-@cached(maxsize=64)
+@cached(PER_TEXT)
 def _compiled(pattern: str, case_sensitive: bool) -> re.Pattern[str] | None:
     """The user's regex, compiled once (None when empty)."""
     return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE) if pattern else None
 
 
-@cached(maxsize=64)
+@cached(PER_TEXT)
 def _keyword_regex(keywords: tuple[str, ...], where: MatchWhere, case_sensitive: bool) -> re.Pattern[str] | None:
     """One regex for all keywords, longest first, each matching whole words only."""
     if not keywords:

@@ -35,11 +35,11 @@ import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
-from ..caches import cached
+from ..caches import PER_PIECE, RESOURCE, cached
 from ..core import Chunk
-from ..formats.blocks import breadcrumb_text
+from ..formats.blocks import Format, breadcrumb_text
 from .sections import Section, cached_blocks
 from .steps import ExtractiveContext
 
@@ -49,7 +49,7 @@ __all__ = ["LLMContext", "LLMPropositions", "LLMSectioner", "OpenAICompatible", 
 Generate = Callable[[str], str]
 
 
-@cached(maxsize=8192)
+@cached(PER_PIECE)
 def _ask(generate: Generate, prompt: str) -> str:
     """`generate` on `prompt`, remembered (the adapters are frozen dataclasses, so hashable)."""
     answer = generate(prompt)
@@ -123,7 +123,7 @@ class TransformersGenerator:
         return output[0]["generated_text"]
 
 
-@cached(maxsize=2)
+@cached(RESOURCE)
 def _pipeline(model: str) -> Any:
     from ..models.resources import import_transformers
 
@@ -187,7 +187,7 @@ class LLMSectioner:
         """``(first block number, prompt)`` for each window of blocks."""
         if fmt == "csv":
             return []
-        blocks = cached_blocks(text, fmt)
+        blocks = cached_blocks(text, cast(Format, fmt))
         out = []
         for first in range(0, len(blocks), self.window):
             lines = []
@@ -206,7 +206,7 @@ class LLMSectioner:
         """The sections the model marks, in order."""
         if fmt == "csv":
             return ()
-        blocks = cached_blocks(text, fmt)
+        blocks = cached_blocks(text, cast(Format, fmt))
         sections: dict[int, Section] = {}
         for _, prompt in self.prompts(text, fmt):
             for match in _NUMBERED.finditer(_ask(self.generate, prompt)):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, Format, heading_trails, modality_of_kinds, section_metadata
 from ..formats.parse import document_blocks
@@ -90,7 +90,7 @@ class StructureChunker(UnitSized, Chunker):
                 trail = next((u.trail for u in held if u.kinds != ("heading",)), held[-1].trail)
                 extra: dict[str, Any] = {
                     **section_metadata(trail),
-                    "modality": modality_of_kinds(kind for u in held for kind in u.kinds),
+                    "modality": modality_of_kinds(kind for u in held for kind in u.kinds),  # type: ignore[misc]
                 }
                 header = units[first].header
                 context = [extra["section"]] if trail else []
@@ -142,7 +142,7 @@ class StructureChunker(UnitSized, Chunker):
         return [glued, *rest, *units[k + 1 :]]
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _parsed(text: str, fmt: Format) -> tuple[tuple[Block, ...], tuple[tuple[str, ...], ...]]:
     """The blocks of `text` and their heading trails, parsed once per text (a slider move re-packs)."""
     blocks = tuple(document_blocks(text, fmt))

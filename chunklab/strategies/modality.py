@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterator, Literal
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
@@ -129,7 +129,7 @@ def _code_pieces(
         yield start, end, {**common, **metadata}
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _groups(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, code: str) -> tuple[_Group, ...]:
     """The document as groups of units, cached per text and analysis parameters (sentences are
     split once, however often `chunk_size` changes)."""

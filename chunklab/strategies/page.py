@@ -7,7 +7,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_furniture
 from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
@@ -67,7 +67,7 @@ class PageLayout:
         return out
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def page_layout(text: str) -> PageLayout:
     """Split `text` into pages at form feeds and find its running headers and footers.
 
@@ -76,7 +76,10 @@ def page_layout(text: str) -> PageLayout:
     form (numbers replaced, case and spacing ignored) is also among the first (last) two lines of
     at least half of the non-blank pages, and of at least two. Cached per text.
     """
-    pages, bodies, furniture, open_ends = [], [], [], []
+    pages: list[tuple[int, int]] = []
+    bodies: list[tuple[int, int]] = []
+    furniture: list[tuple[int, int]] = []
+    open_ends: list[Any] = []
     for page in page_furniture(text):
         pages.append(page.span)
         bodies.append(page.body_span)
@@ -199,7 +202,7 @@ def _sentences_within(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _all_sentences(text: str) -> tuple[list[tuple[int, int]], list[int]]:
     spans = sentence_spans(text)
     return spans, [s for s, _ in spans]

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..formats.blocks import Block, DocumentFormat, Format, heading_trails
 from ..formats.clauses import clause_headings
 from ..formats.parse import document_blocks, guess_format
@@ -53,14 +53,14 @@ def structure_format(text: str, fmt: DocumentFormat = "auto") -> Format:
     return "text" if fmt == "csv" else fmt
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def cached_blocks(text: str, fmt: Format) -> tuple[Block, ...]:
     """The top-level blocks of `text` parsed as `fmt` (`chunklab.formats.parse.document_blocks`), cached per
     text: a slider move re-chunks the same text."""
     return tuple(document_blocks(text, fmt))
 
 
-@cached(maxsize=32)
+@cached(PER_TEXT)
 def heading_blocks(text: str, fmt: DocumentFormat = "auto") -> tuple[Block, ...]:
     """The headings of `text`, in order, as heading `Block`s (level = rank, title = heading text).
 
@@ -148,7 +148,7 @@ def structure_sections(text: str, fmt: str) -> tuple[Section, ...]:
     """
     if fmt == "csv":
         return ()
-    headings = _without_contents(text, heading_blocks(text, "auto" if fmt == "markdown" else fmt))
+    headings = _without_contents(text, heading_blocks(text, cast(DocumentFormat, "auto" if fmt == "markdown" else fmt)))
     return tuple(Section(h.start, trail) for h, trail in zip(headings, heading_trails(headings)))
 
 
@@ -190,7 +190,7 @@ def document_title(text: str, fmt: str) -> str:
         if line and len(line) <= _TITLE_CHARS and line[-1] not in _TERMINAL and line[0] not in _MARKUP:
             return line
     if fmt in ("markdown", "html"):
-        return next((b.title for b in cached_blocks(text, fmt) if b.kind == "heading" and b.title), "")
+        return next((b.title for b in cached_blocks(text, cast(Format, fmt)) if b.kind == "heading" and b.title), "")
     return ""
 
 

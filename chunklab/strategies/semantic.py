@@ -14,18 +14,17 @@ Both chunkers here read the text as a sequence of sentences (never crossing a pa
   (dynamic programming).
 
 The sentence vectors and the similarity curve are computed once per text, embedder and splitter and
-kept in a small module-level cache, so moving a threshold slider re-runs only the cheap part.
+kept in `chunklab.caches` (``PER_TEXT``), so moving a threshold slider re-runs only the cheap part.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
@@ -69,7 +68,7 @@ def sentence_units(text: str, method: SentenceMethod = "regex") -> list[tuple[in
     return list(_sentence_units(text, method))
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _sentence_units(text: str, method: SentenceMethod) -> tuple[tuple[int, int], ...]:
     units: list[tuple[int, int]] = []
     for start, end in paragraph_spans(text):
@@ -98,27 +97,8 @@ class SimilarityCurve:
         return np.array([start for start, _ in self.units[1:]], dtype=np.int64)
 
 
-_CACHE_SIZE = 8
 #: Sentences (and gaps) `similarity_curve` handles at once: a few MB of float64 per array.
 _CURVE_BLOCK = 2048
-_VECTORS: OrderedDict[tuple, tuple[list[tuple[int, int]], np.ndarray]] = OrderedDict()
-_CURVES: OrderedDict[tuple, SimilarityCurve] = OrderedDict()
-
-
-def _memo(cache: OrderedDict, key: tuple, compute: Callable[[], Any]) -> Any:
-    """``compute()``, kept in `cache` under `key` among the `_CACHE_SIZE` most recent results; a key
-    that cannot be hashed (an unhashable embedder) is computed every time."""
-    try:
-        hash(key)
-    except TypeError:
-        return compute()
-    if key in cache:
-        cache.move_to_end(key)
-        return cache[key]
-    value = cache[key] = compute()
-    if len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
-    return value
 
 
 def _resolve(embedder: Embedder | None) -> Embedder:
@@ -135,14 +115,15 @@ def sentence_vectors(
     """`sentence_units` of `text` and one unit vector per sentence; `embedder` None means
     `chunklab.models.embed.default_embedder`.
 
-    Results are cached per text, splitter and embedder object (an embedder that cannot be hashed
-    is not cached). The embedder should be a fixed function of its input: one that changes state
-    later (say, a `TfidfEmbedder` fitted afterwards) keeps its cached vectors for texts seen before.
+    Results are cached per text, splitter and embedder object (`chunklab.caches`: an embedder that
+    cannot be hashed is not cached). The embedder should be a fixed function of its input: one that
+    changes state later (say, a `TfidfEmbedder` fitted afterwards) keeps its cached vectors for
+    texts seen before.
     """
-    key = (text, sentence_method, embedder)
-    return _memo(_VECTORS, key, lambda: _sentence_vectors(text, sentence_method, embedder))
+    return _sentence_vectors(text, sentence_method, embedder)
 
 
+@cached(PER_TEXT)
 def _sentence_vectors(
     text: str, sentence_method: SentenceMethod, embedder: Embedder | None
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
@@ -163,10 +144,10 @@ def similarity_curve(
     both windows contain. Cached like `sentence_vectors` (a chunker reads the curve several times
     per call, and a slider move reads it again).
     """
-    key = (text, buffer, sentence_method, embedder)
-    return _memo(_CURVES, key, lambda: _similarity_curve(text, buffer, sentence_method, embedder))
+    return _similarity_curve(text, buffer, sentence_method, embedder)
 
 
+@cached(PER_TEXT)
 def _similarity_curve(
     text: str, buffer: int, sentence_method: SentenceMethod, embedder: Embedder | None
 ) -> SimilarityCurve:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import (
     DEFAULT_CHUNK_SIZE,
@@ -138,7 +138,7 @@ class SlidingWindowChunker(Chunker):
         return _unit_offsets(text, self.unit, self.tokenizer)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _unit_offsets(text: str, unit: str, tokenizer: TokenizerLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Starts and ends of the words, sentences or tokens of `text`, cached per text (a slider move
     re-windows the same text)."""

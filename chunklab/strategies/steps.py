@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker, ChunkSpan, Step, StepError, apply_steps, as_spans
 from ..formats.blocks import breadcrumb_text
 from ..formats.tables import resolve_format
@@ -69,7 +69,7 @@ def with_metadata(chunk: Chunk, **fields: Any) -> Chunk:
     return Chunk.from_slice(chunk.text, chunk.start, chunk.end, chunk.index, {**chunk.metadata, **fields})
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _outline(document: str) -> tuple[str, tuple[int, ...], tuple[tuple[str, ...], ...]]:
     """The document's title, and where its sections start with their trails (cached per text)."""
     fmt = resolve_format(document, "auto")

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.resources import tiktoken_encoding
 from ..text.length import TokenizerLike, check_tokenizer, count_tokens, tiktoken_bounds, token_span_array
@@ -208,7 +208,7 @@ class _Cuts(NamedTuple):
     (``k == count``: the text's end) and ends, whether the cut before token ``k`` is exact, and the
     first and the last exact cut in a range ``[low, high)`` of cut positions (-1: none)."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count
     start: Callable[[int], int]
     end: Callable[[int], int]
     is_exact: Callable[[int], bool]
@@ -221,13 +221,13 @@ def _cuts(tokens: _Tokens | _WordPieces) -> _Cuts:
     exact cut is known, none is found)."""
     if isinstance(tokens, _WordPieces):
         return tokens.cuts()
-    starts = memoryview(tokens.bounds)  # Python ints, read without making numpy scalars
+    starts = memoryview(tokens.bounds)  # type: ignore[arg-type]  # Python ints, read without making numpy scalars
     table, exact = tokens.table, tokens.exact or b""
     return _Cuts(len(starts) - 1, starts.__getitem__, lambda k: int(table[k, 1]), lambda k: exact[k] == 1,
                  functools.partial(exact.find, _CUT), functools.partial(exact.rfind, _CUT))
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
     """The tokens of `text` and their exact cuts: places where the text's tokenization splits into
     two independent halves, so a window's tokens between two such cuts can be counted instead of
@@ -249,7 +249,7 @@ def _tokenized(text: str, tokenizer: TokenizerLike) -> _Tokens | _WordPieces:
     return _Tokens(table, np.append(table[:, 0], len(text)), None, True)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _pretokenizes_like_cl100k(tokenizer: TokenizerLike) -> bool:
     """Is `tokenizer` ``"cl100k"`` or a tiktoken encoding that splits text with `CL100K_PATTERN`?"""
     if isinstance(tokenizer, str):
@@ -311,7 +311,7 @@ def _nearest(flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return previous, following
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _word_cuts(text: str, tokenizer: TokenizerLike) -> tuple[np.ndarray, np.ndarray]:
     """`_nearest` over the cuts before each token (and at the end) that fall between
     whitespace-delimited words, not inside one."""

@@ -25,11 +25,11 @@ import functools
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Iterator, Literal, Sequence
+from typing import Any, Iterator, Literal, Sequence, cast
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, RESOURCE, cached
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
 from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
@@ -238,7 +238,7 @@ def _gap_offsets(text: str, gaps: int, w: int) -> np.ndarray:
     return np.array([starts[i] for i in at], dtype=np.int64) if starts else np.zeros(gaps, dtype=np.int64)
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _tiling(text: str, k: int) -> TilingResult:
     return TextTiler(k=k).analyse(text)
 
@@ -302,11 +302,11 @@ class _SentenceCounts:
     """The sentences of a text, their word counts (a sparse sentences x words matrix), the words."""
 
     units: list[tuple[int, int]]
-    counts: object  # scipy.sparse.csr_matrix of float64
+    counts: Any  # scipy.sparse.csr_matrix of float64
     vocabulary: np.ndarray
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _sentence_counts(text: str, sentence_method: SentenceMethod) -> _SentenceCounts | None:
     """The word counts of the sentences of `text`; None if it has fewer than two sentences or no word."""
     from sklearn.feature_extraction.text import CountVectorizer
@@ -337,8 +337,8 @@ class _FittedTopics:
 
     words: list[tuple[str, ...]]
     sentence_topics: np.ndarray | None = None
-    nmf: object = None
-    tfidf: object = None
+    nmf: Any = None
+    tfidf: Any = None
     fitted_mixtures: np.ndarray | None = None
 
 
@@ -346,7 +346,7 @@ class _FittedTopics:
 _NMF_MAX_ITER = 1000
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMethod) -> _FittedTopics | None:
     """The topic model of `text` for `method` and `n_topics` (independent of `buffer`)."""
     sentences = _sentence_counts(text, sentence_method)
@@ -376,7 +376,7 @@ def _fitted(text: str, method: str, n_topics: int, sentence_method: SentenceMeth
                          fitted_mixtures=mixtures)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _profile(text: str, method: str, n_topics: int, context: int, sentence_method: SentenceMethod) -> TopicProfile:
     units = sentence_units(text, sentence_method)
     fitted = _fitted(text, method, n_topics, sentence_method)
@@ -388,7 +388,7 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
     elif context == _FIT_CONTEXT:
         mixtures = fitted.fitted_mixtures
     else:
-        windows = (_windows(n, context) @ _sentence_counts(text, sentence_method).counts).tocsr()
+        windows = (_windows(n, context) @ cast(_SentenceCounts, _sentence_counts(text, sentence_method)).counts).tocsr()
         with _one_blas_thread():
             mixtures = fitted.nmf.transform(fitted.tfidf.transform(windows))
     k = len(fitted.words)
@@ -397,11 +397,11 @@ def _profile(text: str, method: str, n_topics: int, context: int, sentence_metho
     return TopicProfile(units, mixtures, fitted.words)
 
 
-def _topic_words(components: np.ndarray, vocabulary: Sequence[str]) -> list[tuple[str, ...]]:
+def _topic_words(components: np.ndarray, vocabulary: Sequence[str] | np.ndarray) -> list[tuple[str, ...]]:
     return [_top_words(row, vocabulary) for row in components]
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _blas_controller():  # noqa: ANN202 - a threadpoolctl.ThreadpoolController (finding the libraries takes ms)
     from threadpoolctl import ThreadpoolController
 
@@ -416,7 +416,7 @@ def _one_blas_thread():  # noqa: ANN202 - a context manager
     return _blas_controller().limit(limits=1, user_api="blas")
 
 
-def _top_words(weights: np.ndarray, vocabulary: Sequence[str]) -> tuple[str, ...]:
+def _top_words(weights: np.ndarray, vocabulary: Sequence[str] | np.ndarray) -> tuple[str, ...]:
     """The (at most six) words with the highest positive weights, best first."""
     return tuple(str(vocabulary[j]) for j in np.argsort(-weights, kind="stable")[:_TOP_WORDS] if weights[j] > 0)
 
@@ -554,7 +554,7 @@ class TopicChunker(UnitSized, Chunker):
                 yield start, stop, {"topic": words, "topic_id": topic, "segment": index}
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _label_cache(text: str, units: tuple, pieces: tuple) -> tuple[str, ...]:
     from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 

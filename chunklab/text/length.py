@@ -43,7 +43,7 @@ from typing import Any, Callable, ClassVar, Literal, Sequence, Union
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_PIECE, PER_TEXT, RESOURCE, cached
 from ..core import ParameterError
 from .spans import span_array
 from .words import WORD, count_words, inside_word
@@ -79,7 +79,7 @@ TokenizerName = Literal["minilm", "cl100k"]
 TokenizerLike = Union[TokenizerName, Any]
 _NAMES = ("minilm", "cl100k")
 
-@cached(maxsize=65_536)
+@cached(PER_PIECE)
 def count_tokens(text: str, tokenizer: TokenizerLike = "minilm") -> int:
     """Tokens of `text` for `tokenizer`, without special tokens (cached per text and tokenizer)."""
     kind, model = _resolve(tokenizer)
@@ -114,7 +114,7 @@ def span_measure(text: str, measure: Callable[[str], int]) -> Callable[[int, int
     return words
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _words_before(text: str) -> list[int]:
     """For every position ``p`` of `text` (and its end), how many words start before it (cached per
     text: a chunker packs many spans of one text)."""
@@ -149,7 +149,7 @@ def _wordpiece_counter(text: str) -> Callable[[int, int], int]:
     return tokens
 
 
-@cached(maxsize=8)
+@cached(PER_TEXT)
 def _wordpiece_table(text: str) -> tuple[list[int], list[bool]]:
     """Where each MiniLM token of `text` starts, and for every position ``0..len(text)`` whether a
     cut there leaves every pre-tokenizer word whole (cached per text)."""
@@ -272,7 +272,7 @@ def _tiktoken_bounds(model: Any, ids: Sequence[int] | np.ndarray, text: str) -> 
     return np.append(chars_before - inside, len(text))
 
 
-@cached(maxsize=4)
+@cached(PER_TEXT)
 def _token_byte_lengths(model: Any) -> np.ndarray:
     """Bytes per token id of a tiktoken encoding (0 for ids it does not define), built once."""
     lengths = np.zeros(model.n_vocab, dtype=np.int64)
@@ -311,7 +311,7 @@ def _resolve(tokenizer: TokenizerLike) -> tuple[str, Any]:
     )
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def _named(tokenizer: str) -> tuple[str, Any]:
     """`_resolve` for a tokenizer name, looked up once (a cache miss of `count_tokens` pays for it)."""
     if tokenizer == "minilm":
@@ -398,7 +398,7 @@ def check_tokenizer(owner: str, tokenizer: TokenizerLike, needs_spans: bool = Fa
         raise ValueError(f"{where} is not usable: {error}") from error
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _untruncated(backend: Any) -> Any:
     """`backend` itself, or a copy with truncation and padding off if either is on (a tokenizer
     file that truncates to 128 tokens would otherwise cut every long text short without a word)."""

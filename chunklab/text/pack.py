@@ -120,7 +120,7 @@ def _fit_chars(text: str, start: int, end: int, limit: int) -> list[tuple[int, i
             pieces.append((head, last.end()))
             stop = last.end()
         else:  # the first word alone is longer than the limit
-            stop = WORD.match(text, head, end).end()
+            stop = WORD.match(text, head, end).end()  # type: ignore[union-attr]  # a word starts at head
             pieces.extend((s, min(s + limit, stop)) for s in range(head, stop, limit))
         following = _NON_SPACE.search(text, stop, end)
         if following is None:

@@ -12,7 +12,7 @@ import re
 import typing
 from typing import Any, Iterable, Iterator, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_PIECE, PER_TEXT, cached
 from .language import LANGUAGES, detect_language
 from .pack import pack
 from .paragraphs import paragraph_spans
@@ -78,7 +78,8 @@ def sentence_blocks(text: str) -> list[tuple[int, int]]:
     # Every line that may open a unit, found in one scan of the text; a paragraph with none (and
     # not opening one itself) is one block, and the others are read from one unit to the next.
     units = [m.end() for m in _UNIT_AFTER_BREAK.finditer(text)]
-    blocks, k = [], 0
+    blocks: list[tuple[int, int]] = []
+    k = 0
     for start, end in _flowing_paragraphs(text):
         k = bisect.bisect_right(units, start, k)
         in_item = _UNIT_LINE.match(text, start, end) is not None
@@ -177,7 +178,7 @@ def sentence_spans(
     return list(_cached_sentences(text, method, language))
 
 
-@cached(maxsize=48)
+@cached(PER_TEXT)
 def _cached_sentences(text: str, method: str, language: str) -> tuple[tuple[int, int], ...]:
     return tuple(_split_sentences(text, method, language))
 
@@ -245,13 +246,13 @@ def _pysbd_sentences(
     character spans to the start of the next (a start inside an earlier span is ignored). With
     `cache`, a block's starts are remembered by its text, so a chunker that splits a section of a
     text another one split whole (the hybrid after the sentence chunker) reads its blocks again."""
-    starts_of = _pysbd_block_starts if cache else _pysbd_block_starts.__wrapped__
+    starts_of = _pysbd_block_starts if cache else _pysbd_block_starts.__wrapped__  # type: ignore[attr-defined]
     for b0, b1 in blocks:
         bounds = [*starts_of(text[b0:b1], language), b1 - b0]
         yield from ((b0 + s, b0 + e) for s, e in zip(bounds, bounds[1:]))
 
 
-@cached(maxsize=4096)
+@cached(PER_PIECE)
 def _pysbd_block_starts(block: str, language: str) -> tuple[int, ...]:
     """Where pySBD's sentences of `block` start (0 first)."""
     from ..models.resources import pysbd_segmenter

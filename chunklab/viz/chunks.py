@@ -11,7 +11,7 @@ import json
 import statistics
 from typing import Any, Callable, Mapping, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk
 from ..text.sentences import SentenceMethod, sentence_spans
 from ..text.spans import CharCounter, cut_spans, union
@@ -70,7 +70,7 @@ def chunk_stats(chunks: Sequence[Chunk], source: str, sentence_splitter: Sentenc
     }
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _units(source: str, sentence_splitter: SentenceMethod) -> tuple[list[tuple[int, int]], list[tuple[int, int]], CharCounter]:
     """Word spans, sentence spans and a non-whitespace counter of a source, cached: a slider drag
     re-chunks the same text."""
@@ -134,7 +134,7 @@ def render_html(
         f'<div class="cl-stats">{html.escape(stats_line(stats))}</div>',
         '<div class="cl-text">',
     ]
-    colour_of = _position_colour
+    colour_of: Callable[[Chunk], str] = _position_colour
     if colour_by is not None:
         colour_of, legend = _value_colours(chunks, colour_by, colours or {})
         parts.insert(-1, legend)

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Sequence
+from typing import Any, Literal, Sequence, cast
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..constraints import Choice, Constraint, NameOrObject, Number, TextList, split_list
 from ..core import Chunker
-from ..text.length import length_function
+from ..text.length import SizeUnit, length_function
 from ..text.sentences import sentence_spans
 
 __all__ = ["NUMERIC", "ControlSpec", "chars_per_unit", "control_specs", "rescaled", "snapped"]
@@ -30,12 +30,16 @@ __all__ = ["NUMERIC", "ControlSpec", "chars_per_unit", "control_specs", "rescale
 NUMERIC = ("int", "float")
 
 
+#: The kinds of control a parameter can get.
+ControlKind = Literal["int", "float", "choice", "bool", "text", "fixed"]
+
+
 @dataclass(frozen=True)
 class ControlSpec:
     """What control a parameter gets: its kind, start value, and range or options."""
 
     name: str
-    kind: Literal["int", "float", "choice", "bool", "text", "fixed"]
+    kind: ControlKind
     value: Any
     low: float | None = None
     high: float | None = None
@@ -55,6 +59,12 @@ class ControlSpec:
         if self.kind == "text" and self.separator is not None:
             return f"{self.separator} ".join(self.value)
         return self.value
+
+    def slider(self) -> tuple[float, float, float]:
+        """``(low, high, step)`` of a slider; `ValueError` for a control without a range."""
+        if self.low is None or self.high is None or self.step is None:
+            raise ValueError(f"{self.name}: a {self.kind} control has no slider range")
+        return self.low, self.high, self.step
 
 
 def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, ControlSpec]:
@@ -95,10 +105,10 @@ def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, hint
         return ControlSpec(name, "choice", value, options=tuple(options))
     if control in ("bool", "text"):
         separator = constraint.separator if isinstance(constraint, TextList) else None
-        return ControlSpec(name, control, tuple(value) if separator else value, separator=separator)
+        return ControlSpec(name, cast(ControlKind, control), tuple(value) if separator else value, separator=separator)
     if control in NUMERIC and isinstance(constraint, Number):
         low, high, step = _numeric_range(control, value, override, hint, (constraint.low, constraint.high))
-        return ControlSpec(name, control, min(max(value, low), high), low, high, step)
+        return ControlSpec(name, cast(ControlKind, control), min(max(value, low), high), low, high, step)
     if isinstance(override, list):
         return ControlSpec(name, "choice", override[0] if value not in override else value, options=tuple(override))
     return ControlSpec(name, "fixed", value)
@@ -130,22 +140,15 @@ def chars_per_unit(text: str, unit: str, tokenizer: Any = "minilm") -> float:
     tokenizer: an explorer asks again on every switch of unit."""
     if unit == "chars":
         return 1.0
-    try:
-        return _cached_chars_per_unit(text, unit, tokenizer)
-    except TypeError:  # a tokenizer object that cannot be hashed: measured every time
-        return _chars_per_unit(text, unit, tokenizer)
-
-
-@cached(maxsize=32)
-def _cached_chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     return _chars_per_unit(text, unit, tokenizer)
 
 
+@cached(PER_TEXT)
 def _chars_per_unit(text: str, unit: str, tokenizer: Any) -> float:
     if unit == "sentences":
         count = len(sentence_spans(text))
     else:
-        count = length_function(unit, tokenizer)(text)
+        count = length_function(cast(SizeUnit, unit), tokenizer)(text)
     return max(1.0, len(text) / count) if count else 1.0
 
 
@@ -156,19 +159,21 @@ def rescaled(spec: ControlSpec, ratio: float, floor: float | None = None) -> Con
     lowest allowed value). The value is clamped into the new range (see `snapped` to convert it)."""
     if ratio == 1:
         return spec
-    step = _round_step(spec.step * ratio, spec.kind)
-    low = math.floor(spec.low * ratio / step) * step
+    old_low, old_high, old_step = spec.slider()
+    step = _round_step(old_step * ratio, spec.kind)
+    low = math.floor(old_low * ratio / step) * step
     if floor is not None:
         low = max(low, floor)
-    high = max(math.ceil(spec.high * ratio / step) * step, low + step)
+    high = max(math.ceil(old_high * ratio / step) * step, low + step)
     low, high, step = (_number(x, spec.kind) for x in (low, high, step))
     return replace(spec, low=low, high=high, step=step, value=min(max(spec.value, low), high))
 
 
 def snapped(value: float, spec: ControlSpec) -> Any:
     """`value` moved to the nearest position `spec`'s slider can take (its range, on its step)."""
-    steps = round((value - spec.low) / spec.step)
-    return _number(min(max(spec.low + steps * spec.step, spec.low), spec.high), spec.kind)
+    low, high, step = spec.slider()
+    steps = round((value - low) / step)
+    return _number(min(max(low + steps * step, low), high), spec.kind)
 
 
 def _round_step(raw: float, kind: str) -> float:

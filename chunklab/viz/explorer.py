@@ -28,13 +28,13 @@ The HTML carries ``data-nchunks``, ``data-chunker``, ``data-params``, ``data-mai
 
 from __future__ import annotations
 
-import enum
 import html
 import inspect
 from dataclasses import replace
 from typing import Any
 
 from ..core import Chunk, Chunker, ParameterError
+from ..metadata import plain
 from .chunks import data_attributes, render_html
 from .controls import NUMERIC, ControlSpec, chars_per_unit, control_specs, rescaled, snapped
 
@@ -189,7 +189,7 @@ class Explorer:
             "chunker": self.chunker_class.name or self.chunker_class.__name__,
             "params": _jsonable(values),
             "active-when": {
-                name: {decider: [_plain(v) for v in allowed] for decider, allowed in rules[name].items()}
+                name: {decider: [plain(v) for v in allowed] for decider, allowed in rules[name].items()}
                 for name in controls
                 if name in rules
             },
@@ -300,18 +300,9 @@ def _set_control(control: Any, spec: ControlSpec) -> None:
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, tuple) and all(_is_json(v) for v in value):
-            out[key] = list(value)
-        elif _is_json(_plain(value)):
-            out[key] = _plain(value)
-    return out
-
-
-def _plain(value: Any) -> Any:
-    """An enum member's value; anything else as it is."""
-    return value.value if isinstance(value, enum.Enum) else value
+    plain_values = {key: plain(value) for key, value in values.items()}
+    return {key: value for key, value in plain_values.items()
+            if _is_json(value) or isinstance(value, list) and all(_is_json(v) for v in value)}
 
 
 def _is_json(value: Any) -> bool:

@@ -77,8 +77,9 @@ def check_start(explorer: Explorer, share: float = SHARE) -> StartCheck:
         raise ValueError(f"{explorer.chunker_class.__name__}: the explorer has no slider to check")
     spec = explorer.specs[explorer.main]
     start = explorer.params[explorer.main]
-    span = spec.high - spec.low
-    position = (start - spec.low) / span if span else 0.0
+    low, high, _ = spec.slider()
+    span = high - low
+    position = (start - low) / span if span else 0.0
     lower, higher = (snapped(start + sign * share * span, spec) for sign in (-1, 1))
     decisive = higher if position < 0.5 else lower
     before = visible_boundaries(explorer)

@@ -41,9 +41,7 @@ RESOURCE: int | None = None
 PER_TEXT = 32
 #: Results for short strings asked about again and again.
 PER_PIECE = 65_536
-# TEMPORARY: chunklab/models/embed.py (being rewritten elsewhere) still writes ``@cached(maxsize=16)``
-# on `_token_vectors`; 16 is accepted until that line reads ``@cached(PER_TEXT)``, then it goes.
-_LIMITS = (RESOURCE, PER_TEXT, PER_PIECE, 16)
+_LIMITS = (RESOURCE, PER_TEXT, PER_PIECE)
 
 _REGISTRY: list[Any] = []
 

@@ -206,7 +206,7 @@ def budget_scores(
     near = np.flatnonzero((spans[:, 0] < golden.last) & (spans[:, 1] > golden.first)).tolist()
     table = spans.tolist()
     scores = []
-    seen: tuple[list[Span], tuple[int, bool]] | None = None  # the last budget's reached spans, coverage
+    seen: tuple[list[Span], tuple[int, bool, int]] | None = None  # the last budget's reached spans, coverage
     for whole, rest in zip(whole_counts.tolist(), rests.tolist()):
         reached = [(table[i][0], table[i][1]) for i in near if i < whole]
         sent_chars = chars[whole] + rest if in_chars else chars[whole]

@@ -150,7 +150,7 @@ def segmentation_table(
         reference = section_starts(doc.text, max_level)
         if not reference:
             continue
-        runs = {label: chunker(doc.text) for label, chunker in chunkers.items()}
+        runs: dict[str, Sequence[Chunk] | Sequence[int]] = {label: chunker(doc.text) for label, chunker in chunkers.items()}
         if baseline:
             runs[baseline] = equal_starts(doc.text, len(reference) + 1)
         for label, hypothesis in runs.items():

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from ..caches import cached
+from ..caches import PER_TEXT, RESOURCE, cached
 from ..phases import phase
 from .resources import (
     MINILM_MAX_TOKENS,
@@ -282,7 +282,7 @@ def _official_minilm(max_tokens: int) -> Any:
     return model
 
 
-@cached(maxsize=None)
+@cached(RESOURCE)
 def default_embedder() -> MiniLMEmbedder:
     """The process-wide `MiniLMEmbedder` (one model load, one shared cache)."""
     return MiniLMEmbedder()
@@ -388,7 +388,7 @@ def token_vectors(text: str, window: int = MINILM_MAX_POSITIONS - 2, batch_size:
     return _token_vectors(text, window, batch_size)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _token_vectors(text: str, window: int, batch_size: int) -> TokenVectors:
     tokenizer = hf_tokenizer("minilm")
     encoding = tokenizer.backend_tokenizer.encode(text, add_special_tokens=False)

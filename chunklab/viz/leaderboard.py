@@ -267,11 +267,11 @@ def curve_plot(
         ax.set(xlabel=f"{result.unit_label()} sent per question (log scale)", title=f"{name}{where}")
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel(f"{metric} (mean over questions)")
-    entries = {}  # one entry per label, over every panel, in the order they were drawn
+    entries: dict[str, Any] = {}  # one entry per label, over every panel, in the order they were drawn
     for ax in axes[0]:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             entries.setdefault(label, handle)
-    fig.legend(list(entries.values()), list(entries), loc="outside lower center", fontsize=8,
+    fig.legend(handles=list(entries.values()), labels=list(entries), loc="outside lower center", fontsize=8,
                ncol=min(len(entries), 2 * len(retrievers) + 1), frameon=False)
     return fig
 

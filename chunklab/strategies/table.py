@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator, Literal, Sequence
 
-from ..caches import cached
+from ..caches import PER_TEXT, cached
 from ..core import Chunk, Chunker, ChunkSpan, Step, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
@@ -32,7 +32,7 @@ def table_context(table: Table, trail: tuple[str, ...], mode: ContextMode) -> st
     return "\n".join(line for line in lines if line)
 
 
-@cached(maxsize=16)
+@cached(PER_TEXT)
 def _table_contexts(text: str, fmt: DocumentFormat, mode: ContextMode) -> tuple[str, ...]:
     """`table_context` of each table of `text` in `mode`, in order: what ``metadata["table"]`` counts."""
     return tuple(table_context(part, trail, mode) for part, trail in document_parts(text, fmt) if isinstance(part, Table))

@@ -283,14 +283,14 @@ class Chunker:
             raise ParameterError(
                 f"{type(self).__name__} has no parameter(s) {sorted(unknown)}; valid: {sorted(specs)}"
             )
-        for outer, inner in nested.items():
+        for outer, changes in nested.items():
             holder = direct.get(outer, getattr(self, outer))
             if not hasattr(holder, "get_params"):
                 raise ParameterError(
                     f"{type(self).__name__}: parameter {outer!r} ({type(holder).__name__}) has no parameters of its own, "
-                    f"so {sorted(f'{outer}__{k}' for k in inner)} cannot be set"
+                    f"so {sorted(f'{outer}__{k}' for k in changes)} cannot be set"
                 )
-            direct[outer] = _with_params(holder, inner)
+            direct[outer] = _with_params(holder, changes)
         old = self.get_params()
         for key, value in direct.items():
             setattr(self, key, value)
@@ -407,7 +407,7 @@ def numbered(
     raw = list(spans)
     total, length = len(raw), len(text)
     from_slice = Chunk.from_slice
-    chunks = []
+    chunks: list[Chunk] = []
     add = chunks.append
     # Each span is let go as soon as its chunk is made (taken from the end of the reversed
     # list): the chunks are tracked objects, ten thousand of them set off a full collection,
@@ -417,6 +417,7 @@ def numbered(
         span = raw.pop()
         start, end = span[0], span[1]
         piece = text[start:end]
+        metadata: dict[str, Any]
         if source is None:
             metadata = {"chunk_index": index, "total_chunks": total, "char_count": len(piece)}
         else:
@@ -479,7 +480,7 @@ def _with_params(holder: Any, params: dict[str, Any]) -> Any:
     (nested names pass on), else ``dataclasses.replace`` (a frozen dataclass)."""
     if hasattr(holder, "set_params"):
         return copy.copy(holder).set_params(**params) if not isinstance(holder, Chunker) else holder.clone(**params)
-    if dataclasses.is_dataclass(holder):
+    if dataclasses.is_dataclass(holder) and not isinstance(holder, type):
         try:
             return dataclasses.replace(holder, **params)
         except TypeError as error:

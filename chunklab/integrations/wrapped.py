@@ -17,7 +17,7 @@ Neither framework is imported until a text is chunked (or a reference row builds
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, ClassVar
 
 from ..constraints import HasMethods
@@ -54,7 +54,8 @@ class LangChainChunker(Chunker):
     def spans(self, text: str) -> Iterable[ChunkSpan]:
         """The splitter's chunks of `text`, placed exactly in it."""
         splitter = self.langchain_splitter()
-        pieces, metadata = [], []
+        pieces: list[str] = []
+        metadata: list[dict[str, Any]] = []
         for piece in splitter.split_text(text):
             if isinstance(piece, str):
                 pieces.append(piece)
@@ -72,15 +73,15 @@ class LangChainChunker(Chunker):
         return getattr(self.langchain_splitter(), "_length_function", len)(text)
 
 
-def _overlap_rule(splitter: Any) -> Any:
+def _overlap_rule(splitter: Any) -> Callable[[str], bool] | None:
     """``shared -> bool``: could `splitter` have repeated `shared` at the start of a chunk? None when
     the splitter says nothing of its overlap."""
     overlap = getattr(splitter, "_chunk_overlap", None)
     if not isinstance(overlap, int):
         return None
-    encoding = getattr(splitter, "_tokenizer", None)
-    if callable(getattr(encoding, "encode_ordinary", None)):  # a TokenTextSplitter: overlap in its tokens
-        return lambda shared: len(encoding.encode_ordinary(shared)) <= overlap
+    encode = getattr(getattr(splitter, "_tokenizer", None), "encode_ordinary", None)
+    if callable(encode):  # a TokenTextSplitter: overlap in its tokens
+        return lambda shared: len(encode(shared)) <= overlap
     measure = getattr(splitter, "_length_function", len)
     return lambda shared: measure(shared.strip()) <= overlap
 

@@ -334,6 +334,7 @@ def _cut_table(text: str, run: _Run, limit: int, measure: Callable[[str], int], 
     """A table between whole rows (`chunklab.formats.tables.row_groups`), a row at a time; a row
     longer than `limit` is cut at words (``cut`` metadata)."""
     table = run.part
+    assert isinstance(table, Table), "the table route takes only tables"  # `_ROUTES`: its `takes_part`
     out = []
     for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
         piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
@@ -346,8 +347,10 @@ def _cut_table(text: str, run: _Run, limit: int, measure: Callable[[str], int], 
 
 def _cut_code(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
     """A code block whole, else between statements (`chunklab.strategies.code.code_block_spans`)."""
+    block = run.part
+    assert isinstance(block, Block), "the code route takes only code blocks"  # `_ROUTES`: its `takes_part`
     out = []
-    for start, end, meta in code_block_spans(text, run.part, limit, measure):
+    for start, end, meta in code_block_spans(text, block, limit, measure):
         metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
         if meta.get("context"):
             metadata["header"] = meta["context"]
@@ -358,6 +361,7 @@ def _cut_code(text: str, run: _Run, limit: int, measure: Callable[[str], int], v
 def _cut_image(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
     """An image whole with its caption (cut at words only when it is longer than `limit`)."""
     block = run.part
+    assert isinstance(block, Block), "the image route takes only image blocks"  # `_ROUTES`: its `takes_part`
     caption = str(block.attrs.get("caption", ""))
     alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
     metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
@@ -399,6 +403,7 @@ def _joined_prose(a: _Piece, b: _Piece) -> _Piece:
 
 def _table_metadata(piece: _Piece) -> dict[str, Any]:
     """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
+    assert piece.table is not None, "only table pieces have table metadata"
     return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
 
 
@@ -533,6 +538,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
             close()
             runs.append(_Run(whole, _section_at(starts, part.start), part=part))
             continue
+        assert isinstance(part, Block), "a table is always taken whole (the table route)"
         if part.kind == "rule":
             continue
         for section, start, end in _clip(starts, part.start, part.end):

@@ -33,6 +33,7 @@ import inspect
 from dataclasses import replace
 from typing import Any
 
+from ..constraints import Number
 from ..core import Chunk, Chunker, ParameterError
 from ..metadata import plain
 from .chunks import data_attributes, render_html
@@ -122,7 +123,8 @@ class Explorer:
 
     def _sized_spec(self, name: str, measure: _Measure) -> ControlSpec:
         spec, reference = self._reference[name]
-        floor = self.chunker_class.constraints()[name].low  # a size: a `Number` constraint
+        constraint = self.chunker_class.constraints()[name]
+        floor = constraint.low if isinstance(constraint, Number) else None  # a slider only comes from a `Number`
         return rescaled(spec, self._ratio(reference, measure), floor)
 
     def _follow_unit(self, old: _Measure, new: _Measure) -> dict[str, ControlSpec]:

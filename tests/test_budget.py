@@ -270,9 +270,11 @@ def test_context_is_indexed_but_not_sent():
     class Headed(Blocks):
         name = ""
 
-        def __call__(self, text, source=None):
-            chunks = super().__call__(text, source)
-            return [type(c)(c.text, c.start, c.end, c.index, {**c.metadata, "context": "zebra " * 20}) for c in chunks]
+        def after_chunking(self):
+            def zebras(document, chunks):
+                return [type(c)(c.text, c.start, c.end, c.index, {**c.metadata, "context": "zebra " * 20}) for c in chunks]
+
+            return (zebras,)
 
     text = "alpha beta gamma delta " * 4 + "the zebra mark is here " + "omega psi chi " * 6
     at = text.index("zebra mark")

@@ -336,11 +336,12 @@ class _Headed(FixedSizeChunker):
 
     name = ""
 
-    def __call__(self, text, source=None):
-        context = {"context": "zebra"} if source == "b" else {}
-        return [
-            Chunk(c.text, c.start, c.end, c.index, {**c.metadata, **context}) for c in super().__call__(text, source)
-        ]
+    def after_chunking(self):
+        def zebra_on_b(document, chunks):
+            return [Chunk(c.text, c.start, c.end, c.index, {**c.metadata, "context": "zebra"})
+                    if c.metadata.get("source") == "b" else c for c in chunks]
+
+        return (zebra_on_b,)
 
 
 def test_compare_uses_context_for_retrieval_but_offsets_for_metrics():

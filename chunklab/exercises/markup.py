@@ -9,7 +9,7 @@ from ..formats.blocks import heading_trails
 from ..formats.corpus import load_document, load_questions
 from ..formats.parse import document_blocks
 from ..strategies import HtmlChunker, MarkdownChunker, RecursiveChunker
-from . import ExerciseFailed, exercise, pick, refuse_library
+from . import ExerciseFailed, exercise, pick, refuse_library, whole_number
 
 
 def tables_cut(chunk_size: int) -> int:
@@ -30,8 +30,9 @@ def solution_table_size() -> int:
           wrong=(lambda: 600, lambda: solution_table_size() + 1, lambda: 50 * -(-solution_table_size() // 50)))
 def check_table_size(size) -> str:
     """`size` must be the smallest `chunk_size` at which no table of the manual is cut."""
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ExerciseFailed(f"answer with a positive int (a chunk_size in characters), got {size!r}")
+    size = whole_number(size, "the chunk_size (in characters)")
+    if size < 1:
+        raise ExerciseFailed(f"answer with a positive chunk_size in characters, got {size!r}")
     cut = tables_cut(size)
     if cut:
         raise ExerciseFailed(

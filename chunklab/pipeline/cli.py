@@ -54,6 +54,7 @@ import collections
 import itertools
 import os
 import sys
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -370,7 +371,8 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         for budget in measured:
             board = leaderboard(result, retriever, budget)
             print(f"\n{retriever}, {budget:,} {result.unit_label()}: {_verdict(board)}", file=out)
-            print(board.attrs["gate"], file=out)  # "recommended: ..." only when the resampling gate passes
+            # "recommended: ..." only when the resampling gate passes; wrapped to fit a terminal
+            print(textwrap.fill(str(board.attrs["gate"]), width=100), file=out)
             print(_board_text(board), file=out)
     return 0
 

@@ -12,6 +12,7 @@ from chunklab.evaluation.goal import (
     GOAL_WINS,
     HYBRID_LABEL,
     HYBRID_SETTING,
+    budget_sized,
     goal_chunkers,
     goal_verdict,
     mean_chunk_size,
@@ -19,6 +20,7 @@ from chunklab.evaluation.goal import (
     size_matched_baselines,
     unseen_verdict,
 )
+from chunklab.evaluation.paired import paired
 from chunklab.formats.corpus import load_document
 from chunklab.strategies import FixedSizeChunker, HybridChunker
 
@@ -169,3 +171,35 @@ def test_extra_chunkings_join_the_field_under_their_labels_but_may_not_replace_o
     assert goal_chunkers(strategies=["fixed"], extra=extra)["reference"] is extra["reference"]
     with pytest.raises(ValueError, match="may not reuse"):
         goal_chunkers(strategies=["fixed"], extra={"fixed": FixedSizeChunker()})
+
+
+def test_part_b_is_judged_with_holms_correction_over_the_settings():
+    # in every setting the hybrid answers 12 questions the baseline misses and misses 3 it answers:
+    # McNemar p = 0.035 < 0.05 one at a time, but not below Holm's 0.05 / 6 for the smallest
+    hybrid = [1] * 12 + [0] * 3 + [1] * 20 + [0] * 25
+    baseline = [0] * 12 + [1] * 3 + [1] * 20 + [0] * 25
+    verdict = judged({s: {HYBRID_SETTING: hybrid, BASELINE: baseline} for s in SETTINGS})
+    table = verdict.settings
+    assert (table["vs_baseline_p"] < 0.05).all() and not table["vs_baseline_holm"].any()
+    assert (table["vs_baseline_verdict"] == "no measurable difference").all() and verdict.baseline_wins == 0
+
+
+def test_every_chunking_that_shares_the_best_share_is_named():
+    first = [1] * 42 + [0] * 18
+    second = [0] * 18 + [1] * 42  # the same share, other questions: the more adverse comparison is shown
+    verdict = judged({("bm25", 500): {HYBRID_SETTING: HYBRID_60, BASELINE: BASELINE_60, "b": first, "a": second}})
+    row = verdict.settings.iloc[0]
+    assert row["best"] == "a = b" and row["best_answered"] == pytest.approx(0.7)
+    assert row["vs_best_p"] == min(paired(pd.Series(HYBRID_60), pd.Series(x)).p_value for x in (first, second))
+
+
+def test_budget_sized_reads_each_budget_from_its_own_chunking():
+    result = comparison({"small": [1] * 10, "large": [0] * 10}, budgets=(500, 1000))
+    sized = budget_sized(result, {500: "small", 1000: "large"}, "by budget")
+    rows = sized.rows[sized.rows["chunker"] == "by budget"]
+    assert rows.groupby("budget")["answered"].mean().to_dict() == {500: 1.0, 1000: 0.0}
+    assert len(sized.rows) == len(result.rows) + 20
+    with pytest.raises(ValueError, match="measured already"):
+        budget_sized(result, {500: "small"}, "small")
+    with pytest.raises(ValueError, match="no rows"):
+        budget_sized(result, {2000: "small"}, "by budget")

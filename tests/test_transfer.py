@@ -6,10 +6,8 @@ import pytest
 
 from chunklab.evaluation.budget import ROW_COLUMNS, Comparison
 from chunklab.evaluation.transfer import (
-    document_regret,
     leave_one_document_out,
     rank_transfer,
-    robust_choice,
     unseen_documents,
 )
 
@@ -57,31 +55,14 @@ def test_rank_transfer_needs_dev_rows():
         rank_transfer(test_only)
 
 
-def test_document_regret_is_zero_for_the_best_on_each_document():
-    regret = document_regret(RESULT, "bm25", 1000)
-    assert regret.loc["a", "course"] == 0 and regret.loc["c", "new"] == 0
-    assert regret.loc["a", "new"] == pytest.approx(0.75)
-    assert regret.loc["c", "course"] == pytest.approx(0.75)
-    assert regret.loc["b", "course"] == pytest.approx(0.5)
-
-
-def test_robust_choice_minimises_the_worst_regret():
-    # worst regrets: a 0.75, b 0.5, c 0.75: b is never best, but never far from it.
-    assert robust_choice(document_regret(RESULT, "bm25", 1000)) == "b"
-
-
 def test_leave_one_document_out_reports_what_a_leaderboard_pick_gets():
     table = leave_one_document_out(RESULT, "bm25", 1000).set_index("doc")
     # chosen on "new" alone, c is picked for "course", where a was best.
     assert table.loc["course", "chosen"] == "c" and table.loc["course", "best"] == "a"
     assert table.loc["course", "regret"] == pytest.approx(0.75)
     assert table.loc["new", "chosen"] == "a" and table.loc["new", "regret"] == pytest.approx(0.75)
-    robust = leave_one_document_out(RESULT, "bm25", 1000, choose="robust").set_index("doc")
-    assert list(robust["chosen"]) == ["c", "a"]  # one other document: its best is its robust choice
 
 
 def test_bad_arguments_raise():
-    with pytest.raises(ValueError, match="choose"):
-        leave_one_document_out(RESULT, "bm25", 1000, choose="best")
     with pytest.raises(ValueError, match="no rows"):
-        document_regret(RESULT, "dense", 1000)
+        leave_one_document_out(RESULT, "dense", 1000)

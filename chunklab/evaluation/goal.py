@@ -25,16 +25,23 @@ test questions of the documents no dev question touches
     what practitioners use included (pass them to `check_goal` as `extra`, or measure them in the
     `Comparison` you judge: this module cannot import `chunklab.integrations`);
 (b) it is measurably better than a `baseline` (LangChain's documented default) in at least `wins`
-    of the settings (4 of the 6 by default) and measurably worse in none.
+    of the settings (4 of the 6 by default) and measurably worse in none, with Holm's correction
+    over the settings (`chunklab.evaluation.paired.holm`).
 
-The result, `UnseenVerdict`, holds one row per setting with both paired comparisons and their
-McNemar p-values, and says whether each part is met.
+Part (a) is read without a correction: each comparison with another chunking at the 5 % level,
+which finds a loss more readily than a corrected family would (the stricter reading for the
+hybrid). The result, `UnseenVerdict`, holds one row per setting with both paired comparisons and
+their McNemar p-values, and says whether each part is met.
+
+**The budget-sized recommendation** (`chunklab.strategies.budget_rule`) is a different chunking at
+each budget: `budget_sized` composes one row from the chunkings measured, each read at its own
+budget, so that it is judged like any other chunking.
 """
 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Collection, Mapping, Sequence
 
 from ..core import CHUNKERS, Chunker
@@ -43,7 +50,7 @@ from ..formats.document import Document
 from ..strategies import FixedSizeChunker, HybridChunker, ParagraphChunker, RecursiveChunker, SentenceChunker
 from .budget import Comparison
 from .comparison import compare
-from .paired import paired
+from .paired import holm, paired
 from .retrieval import Retriever
 from .verdicts import NO_DIFFERENCE, leaderboard
 
@@ -54,6 +61,7 @@ __all__ = [
     "HYBRID_SETTING",
     "GoalCheck",
     "UnseenVerdict",
+    "budget_sized",
     "check_goal",
     "goal_chunkers",
     "goal_verdict",
@@ -208,13 +216,14 @@ class UnseenVerdict:
     """The goal judged on the unseen documents' questions (`unseen_verdict`).
 
     `settings` has one row per retriever × budget: ``questions``; ``hybrid`` (its share answered);
-    part (a): ``best`` (the other chunking with the highest share), ``best_answered``,
-    ``vs_best`` (hybrid minus best), ``vs_best_low``/``vs_best_high`` (its 95 % bootstrap interval),
-    ``vs_best_p`` (McNemar's exact p), ``beaten_by`` (every chunking that measurably beats the
-    hybrid, best first, as ``"label (share)"``) and ``never_worse``; part (b): ``baseline_answered``,
-    ``vs_baseline``, ``vs_baseline_low``/``vs_baseline_high``, ``vs_baseline_p`` and
-    ``vs_baseline_verdict`` (``"better"``, ``"worse"`` or ``"no measurable difference"``).
-    `hybrid`, `baseline`, `docs` and `wins` say what was judged.
+    part (a): ``best`` (every other chunking that shares the highest share, joined by ``" = "``),
+    ``best_answered``, ``vs_best`` (hybrid minus best), ``vs_best_low``/``vs_best_high`` (its 95 %
+    bootstrap interval), ``vs_best_p`` (McNemar's exact p; with several best, the comparison with the
+    smallest p is shown), ``beaten_by`` (every chunking that measurably beats the hybrid, best first, as
+    ``"label (share)"``) and ``never_worse``; part (b): ``baseline_answered``, ``vs_baseline``,
+    ``vs_baseline_low``/``vs_baseline_high``, ``vs_baseline_p``, ``vs_baseline_holm`` (significant
+    after Holm over the settings) and ``vs_baseline_verdict`` (``"better"``, ``"worse"`` or ``"no
+    measurable difference"``). `hybrid`, `baseline`, `docs` and `wins` say what was judged.
     """
 
     settings: Any
@@ -230,12 +239,12 @@ class UnseenVerdict:
 
     @property
     def baseline_wins(self) -> int:
-        """In how many settings the hybrid measurably beats the baseline."""
+        """In how many settings the hybrid measurably beats the baseline (after Holm)."""
         return int((self.settings["vs_baseline_verdict"] == "better").sum())
 
     @property
     def baseline_losses(self) -> int:
-        """In how many settings the baseline measurably beats the hybrid."""
+        """In how many settings the baseline measurably beats the hybrid (after Holm)."""
         return int((self.settings["vs_baseline_verdict"] == "worse").sum())
 
     @property
@@ -254,8 +263,9 @@ def unseen_verdict(result: Comparison, baseline: str, docs: Sequence[str], hybri
     """The goal on documents nothing was tuned on: judge `hybrid` on the `split` questions about
     `docs` (normally `chunklab.evaluation.transfer.unseen_documents` of `result`), at every
     retriever and budget of `result`, against every other chunking measured (part a) and against
-    `baseline` (part b, at least `wins` settings). Paired comparisons on the same questions
-    (`chunklab.evaluation.paired.paired`: bootstrap interval and McNemar's exact test)."""
+    `baseline` (part b, at least `wins` settings, Holm's correction over the settings). Paired
+    comparisons on the same questions (`chunklab.evaluation.paired.paired`: bootstrap interval and
+    McNemar's exact test)."""
     import pandas as pd
 
     if not docs:
@@ -267,26 +277,49 @@ def unseen_verdict(result: Comparison, baseline: str, docs: Sequence[str], hybri
             for label in (hybrid, baseline):
                 if label not in table.columns:
                     raise ValueError(f"no chunking labelled {label!r} was measured on these questions")
-            others = table.drop(columns=hybrid).mean().sort_values(ascending=False, kind="stable")
-            best = str(others.index[0])
-            versus_best = paired(table[hybrid], table[best], (hybrid, best))
+            others = table.drop(columns=hybrid).mean().sort_values(ascending=False)
+            tied = sorted(label for label, share in others.items() if share == others.iloc[0])
+            versus_best = min((paired(table[hybrid], table[label], (hybrid, label)) for label in tied),
+                              key=lambda test: test.p_value)
             beaten_by = [f"{label} ({share:.1%})" for label, share in others.items()
                          if share > table[hybrid].mean()
                          and paired(table[hybrid], table[label], (hybrid, label)).winner == label]
             versus_baseline = paired(table[hybrid], table[baseline], (hybrid, baseline))
-            winner = versus_baseline.winner
             rows.append({
                 "retriever": retriever, "budget": budget, "questions": len(table), "hybrid": versus_best.mean_a,
-                "best": best, "best_answered": versus_best.mean_b, "vs_best": versus_best.difference,
+                "best": " = ".join(tied), "best_answered": versus_best.mean_b, "vs_best": versus_best.difference,
                 "vs_best_low": versus_best.low, "vs_best_high": versus_best.high, "vs_best_p": versus_best.p_value,
                 "beaten_by": ", ".join(beaten_by), "never_worse": not beaten_by,
                 "baseline_answered": versus_baseline.mean_b, "vs_baseline": versus_baseline.difference,
                 "vs_baseline_low": versus_baseline.low, "vs_baseline_high": versus_baseline.high,
-                "vs_baseline_p": versus_baseline.p_value,
-                "vs_baseline_verdict": "no measurable difference" if winner is None
-                else "better" if winner == hybrid else "worse",
+                "vs_baseline_p": versus_baseline.p_value, "vs_baseline_winner": versus_baseline.winner,
             })
-    return UnseenVerdict(pd.DataFrame(rows), hybrid, baseline, tuple(docs), wins)
+    settings = pd.DataFrame(rows)
+    settings["vs_baseline_holm"] = holm(list(settings["vs_baseline_p"]))
+    settings["vs_baseline_verdict"] = [
+        "better" if kept and winner == hybrid else "worse" if kept and winner == baseline else "no measurable difference"
+        for kept, winner in zip(settings["vs_baseline_holm"], settings.pop("vs_baseline_winner"))
+    ]
+    return UnseenVerdict(settings, hybrid, baseline, tuple(docs), wins)
+
+
+def budget_sized(result: Comparison, labels: Mapping[int, str], label: str) -> Comparison:
+    """`result` with one more chunking, `label`: at each budget of `labels` (``{budget: chunking
+    label}``), the rows of the chunking measured for that budget, read at that budget only. This is
+    how a budget-sized recommendation (`chunklab.strategies.HybridChunker` with ``budget``) is judged
+    beside chunkings of one size."""
+    import pandas as pd
+
+    rows = result.rows
+    if label in set(rows["chunker"]):
+        raise ValueError(f"a chunking labelled {label!r} was measured already")
+    parts = []
+    for budget, measured in labels.items():
+        chosen = rows[(rows["chunker"] == measured) & (rows["budget"] == budget)]
+        if chosen.empty:
+            raise ValueError(f"no rows of chunking {measured!r} at budget {budget}")
+        parts.append(chosen.assign(chunker=label))
+    return replace(result, rows=pd.concat([rows, *parts], ignore_index=True))
 
 
 def check_goal(

@@ -11,12 +11,10 @@ from the tidy rows of a budget `chunklab.evaluation.budget.Comparison`:
 * `leave_one_document_out`: for each document, the chunking that is best on every *other*
   document's questions, and how it does on this document's questions against the best chunking
   chosen with hindsight (the regret). This is what a learner who picks from a leaderboard gets.
-* `document_regret` and `robust_choice`: each chunking's regret per document (the best mean on
-  that document minus its own) and the chunking whose *worst* regret is smallest, a choice that
-  does not let one kind of document dominate, as a pooled mean does.
 
 Per-document means rest on 10-30 questions each: the regrets are noisy, and they are meant to be
-read as a pattern over documents, not one by one.
+read as a pattern over documents, not one by one. Choosing defaults is not done here but by the
+pre-registered rule of `chunklab.evaluation.criterion` (paired tests, Holm's correction, stability).
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from typing import Any
 
 from .budget import Comparison
 
-__all__ = ["document_regret", "leave_one_document_out", "rank_transfer", "robust_choice", "unseen_documents"]
+__all__ = ["leave_one_document_out", "rank_transfer", "unseen_documents"]
 
 
 def unseen_documents(result: Comparison) -> list[str]:
@@ -77,39 +75,16 @@ def rank_transfer(
     return pd.DataFrame(out)
 
 
-def document_regret(result: Comparison, retriever: str, budget: int, split: str = "test",
-                    metric: str = "answered") -> Any:
-    """Chunkings × documents: the best chunking's mean `metric` on that document's `split` questions
-    minus this chunking's (0 for the best; higher is worse)."""
-    rows = result.rows
-    rows = rows[(rows["retriever"] == retriever) & (rows["budget"] == budget) & (rows["split"] == split)]
-    if rows.empty:
-        raise ValueError(f"no rows for retriever={retriever!r}, budget={budget}, split={split!r}")
-    table = _means(rows, metric, by=["doc"]).unstack("doc")
-    return table.max() - table
-
-
-def robust_choice(regret: Any) -> str:
-    """The chunking (row of a `document_regret` table) whose worst regret over documents is smallest;
-    ties go to the smaller mean regret, then to the earlier row."""
-    worst, mean = regret.max(axis=1), regret.mean(axis=1)
-    order = sorted(range(len(regret)), key=lambda i: (worst.iloc[i], mean.iloc[i], i))
-    return str(regret.index[order[0]])
-
-
 def leave_one_document_out(result: Comparison, retriever: str, budget: int, split: str = "test",
-                           metric: str = "answered", choose: str = "mean") -> Any:
-    """For each document: the chunking chosen on the other documents' questions, and how it does here.
+                           metric: str = "answered") -> Any:
+    """For each document: the chunking chosen on the other documents' questions (the highest mean
+    over them, a leaderboard's pick), and how it does here.
 
-    ``choose="mean"`` picks the highest mean over the other documents' questions (a leaderboard's
-    pick); ``"robust"`` the smallest worst regret over the other documents (`robust_choice`).
     Returns one row per document: ``chosen``, its ``score`` here, the ``best`` chunking here with
     hindsight and its ``best_score``, and the ``regret`` (best_score - score).
     """
     import pandas as pd
 
-    if choose not in ("mean", "robust"):
-        raise ValueError(f"choose must be 'mean' or 'robust', got {choose!r}")
     rows = result.rows
     rows = rows[(rows["retriever"] == retriever) & (rows["budget"] == budget) & (rows["split"] == split)]
     if rows.empty:
@@ -120,10 +95,7 @@ def leave_one_document_out(result: Comparison, retriever: str, budget: int, spli
         others = rows[rows["doc"] != doc]
         if others.empty:
             continue
-        if choose == "mean":
-            chosen = str(_means(others, metric).idxmax())
-        else:
-            chosen = robust_choice(per_doc.drop(columns=doc).max() - per_doc.drop(columns=doc))
+        chosen = str(_means(others, metric).idxmax())
         here = per_doc[doc]
         best = str(here.idxmax())
         out.append({"doc": doc, "chosen": chosen, "score": float(here[chosen]), "best": best,

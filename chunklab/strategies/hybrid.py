@@ -50,6 +50,7 @@ from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
 from ..text.pack import fit, pack
 from ..text.sentences import SentenceMethod, sentence_spans
 from ..text.spans import trim_span
+from .budget_rule import recommended_sizes
 from .code import code_block_spans
 from .modality import MODALITY_COLOURS
 from .page import PageLayout, page_layout
@@ -172,10 +173,16 @@ class HybridChunker(UnitSized, Chunker):
     longer than `chunk_size` is cut at word boundaries. `min_chunk_size` is a wish, not a promise: a piece
     stays small when no neighbour may join it (prose next to a table, a code block, an image) or
     when joining would pass `chunk_size`.
+
+    Sized for a budget: with `budget` (what the reader receives per question, in `unit`), the
+    chunk size and overlap come from the rule chosen on dev
+    (`chunklab.strategies.budget_rule.recommended_sizes`) and `chunk_size` and `chunk_overlap` are
+    not used; None (the default) keeps them. Send the hits of an overlapping chunking with
+    `chunklab.evaluation.expand.new_text_only`.
     """
 
     name = "hybrid"
-    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None), "chunk_overlap": (0, None)}
+    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None), "chunk_overlap": (0, None), "budget": (1, None)}
     widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25), "chunk_overlap": (0, 500, 25)}
     measured_in_unit = ("chunk_size", "min_chunk_size", "chunk_overlap")
     active_when = {**UnitSized.active_when, "embedder": {"prose": ("semantic",)}}
@@ -197,6 +204,7 @@ class HybridChunker(UnitSized, Chunker):
         embedder: Embedder | None = None,
         unit: SizeUnit = "chars",
         tokenizer: TokenizerLike = "minilm",
+        budget: int | None = None,
     ) -> None:
         self.chunk_size = chunk_size
         self.min_chunk_size = min_chunk_size
@@ -211,11 +219,23 @@ class HybridChunker(UnitSized, Chunker):
         self.embedder = embedder
         self.unit = unit
         self.tokenizer = tokenizer
+        self.budget = budget
         self.validate()
 
     def check(self) -> None:
         """The overlap must leave room for new text: ``chunk_overlap < chunk_size``."""
         self.require_smaller("chunk_overlap", "chunk_size")
+
+    def _sizes(self) -> tuple[int, int]:
+        """``(chunk_size, chunk_overlap)``: as given, or by the budget rule when `budget` is set."""
+        if self.budget is None:
+            return self.chunk_size, self.chunk_overlap
+        sizes = recommended_sizes(self.budget)
+        return sizes["chunk_size"], sizes["chunk_overlap"]
+
+    def size_limit(self) -> int:
+        """At most `chunk_size` units per chunk (the size `budget` gives, when it is set)."""
+        return self._sizes()[0]
 
     def after_chunking(self) -> tuple[Step, ...]:
         """The steps after chunking (`chunklab.strategies.steps`) that `context` and `propositions`
@@ -236,13 +256,14 @@ class HybridChunker(UnitSized, Chunker):
             if self.prose == "semantic"
             else {}
         )
-        limits = (self.chunk_size, self.chunk_size - self.chunk_overlap)  # by `_RouteRule.sentences`
+        chunk_size, chunk_overlap = self._sizes()
+        limits = (chunk_size, chunk_size - chunk_overlap)  # by `_RouteRule.sentences`
         pieces = []
         for i, run in enumerate(analysis.runs):
             rule = _ROUTES[run.route]
             pieces.extend(rule.cut(text, run, limits[rule.sentences], measure, vectors.get(i)))
-        pieces = _merge(text, pieces, self.min_chunk_size, self.chunk_size, measure)
-        starts = _overlap_starts(text, pieces, analysis.runs, self.chunk_overlap, self.chunk_size, measure)
+        pieces = _merge(text, pieces, self.min_chunk_size, chunk_size, measure)
+        starts = _overlap_starts(text, pieces, analysis.runs, chunk_overlap, chunk_size, measure)
         title = analysis.title if self.title is None else self.title
         for piece, start in zip(pieces, starts):
             yield start, piece.end, self._metadata(text, analysis, piece, title)

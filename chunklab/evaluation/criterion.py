@@ -166,7 +166,9 @@ def _choose(weights: np.ndarray, outcomes: np.ndarray, kinds: np.ndarray, alpha:
         p, sign = table[a, b], np.sign(a - b)
         return p.reshape(-1, candidates, settings), sign.reshape(-1, candidates, settings)
 
-    kind_p, kind_sign, a_all, b_all = [], [], 0.0, 0.0
+    kind_p, kind_sign = [], []
+    a_all = np.zeros((len(weights), candidates * settings))
+    b_all = np.zeros((len(weights), candidates * settings))
     for kind in sorted(set(kinds)):  # discordant counts per kind; their sums are the pooled counts
         mask = kinds == kind
         a, b = weights[:, mask] @ wins[:, mask].T, weights[:, mask] @ losses[:, mask].T

@@ -235,7 +235,7 @@ def test_character_fast_paths_of_pack_agree_with_the_general_ones(text, limit, d
 CASCADE_PARTS = st.sampled_from([
     " ", " ", " ", " ", "  ", "\t", ". ", ". ", "! ", "? ", "… ", ".\n", "\n", "\n", "\n", "\n\n", "\n\n", "\n\n",
     " \n", "\n \n", "\n\n\n ", "\r\n", "\r\n\r\n", "\r", "; ", "\ndef ", "。", "Dr. ", "\n- ", "\n1. ", " • ",
-    "\f", "\u3000",
+    "\f", "\u3000", "\n  ", "\n\t\t",
 ])
 CASCADE_WORDS = st.text(alphabet="abcXYé", min_size=1, max_size=8)
 LITERALS = ["; ", "\ndef ", "\n- ", "。"]

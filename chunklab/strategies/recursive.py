@@ -62,7 +62,7 @@ _NON_SPACE = re.compile(r"\S")
 # before a blank line, a line that opens with a marker or a digit, or one not indented
 # (`chunklab.text.sentences.sentence_blocks`). Without one in a window, no sentence starts there.
 _SENTENCE_CUT = re.compile(
-    r"[.!?…][^\w\s]*\s|\.[A-Z]|\)[ \t]\W*[^\W\d_a-z]|[。！？•]|[\n\r](?:[ \t]*(?:[^\w \t]|\d)|(?=\S))"
+    r"[.!?…][^\w\s]*\s|\.[A-Z]|\)[ \t]\W*[^\W\d_a-z]|[。！？•]|[\n\r](?:[ \t]*(?:[-*+•(|#>=—–\[\n\r\f\v]|\d{1,3}[.)])|(?=\S))"
 )
 # The characters before a window that the sentence splitter reads too (the word before a full stop).
 _SENTENCE_CONTEXT = 40
@@ -434,7 +434,7 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> in
             if match is not None and match.end() < high:
                 return match.end()
             continue
-        found = _boundaries(text, level, low, high)
+        found = _sentence_boundaries(text, low, high) if level == "sentence" else _boundaries(text, level, low, high)
         if found:
             return found[0]
     return None
@@ -523,7 +523,8 @@ def _sentence_boundaries(text: str, low: int, high: int) -> list[int]:
     # Some text before `low` lets the splitter see the word before a full stop (abbreviations);
     # the slice's first sentence starts where the slice does, not at a sentence boundary.
     head = max(0, low - _SENTENCE_CONTEXT)
-    if _SENTENCE_CUT.search(text, _punctuation_before(text, low, head), high) is None:
+    since = low if text[low - 1 : low].isalnum() else _punctuation_before(text, low, head)
+    if _SENTENCE_CUT.search(text, since, high) is None:
         return []
     return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
 

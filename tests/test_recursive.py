@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from chunklab import load_document
 from chunklab.core import ParameterError
 from chunklab.strategies import RecursiveChunker
-from chunklab.strategies.recursive import recursive_runs
+from chunklab.strategies.recursive import _CR_LINE, LEVELS, _Cascade, recursive_runs
 from chunklab.text.length import count_tokens
 from chunklab.text.pack import fit, pack
 from chunklab.text.paragraphs import line_spans, paragraph_spans
 from chunklab.text.sentences import sentence_spans
+from chunklab.text.spans import trim_span
 from chunklab.text.words import word_spans
 
 PARAGRAPH = "Paragraph {}: the pump stops when the float switch trips, and the alarm sounds in the control room."
@@ -226,3 +227,69 @@ def test_character_fast_paths_of_pack_agree_with_the_general_ones(text, limit, d
     assert fit(text, start, end, limit) == fit(text, start, end, limit, slow)
     units = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
     assert pack(text, units, limit) == pack(text, units, limit, slow)
+
+
+# -- the character fast paths of the cascade --------------------------------------------------------
+#: Pieces of drawn text: words, and what the cascade cuts at (blank lines, line ends of three kinds,
+#: sentence ends, an abbreviation, CJK terminators, bullets, literals) or must not cut at.
+CASCADE_PARTS = st.sampled_from([
+    " ", " ", " ", " ", "  ", "\t", ". ", ". ", "! ", "? ", "… ", ".\n", "\n", "\n", "\n", "\n\n", "\n\n", "\n\n",
+    " \n", "\n \n", "\n\n\n ", "\r\n", "\r\n\r\n", "\r", "; ", "\ndef ", "。", "Dr. ", "\n- ", "\n1. ", " • ",
+    "\f", "\u3000", "\n  ", "\n\t\t",
+])
+CASCADE_WORDS = st.text(alphabet="abcXYé", min_size=1, max_size=8)
+LITERALS = ["; ", "\ndef ", "\n- ", "。"]
+
+
+@st.composite
+def cascade_texts(draw: st.DrawFn, carriage_returns: bool | None = None) -> str:
+    """Drawn text; with a "\\r" somewhere or none (drawn when `carriage_returns` is None): the fast
+    paths for line feeds alone are taken only without one."""
+    # A few kinds of separator per text, so that each text is dense in some (blank lines, say).
+    kinds = draw(st.lists(CASCADE_PARTS, min_size=1, max_size=4))
+    parts = draw(st.lists(st.tuples(CASCADE_WORDS, st.sampled_from(kinds)), min_size=1, max_size=90))
+    text = draw(st.sampled_from(["", " ", "\n"])) + "".join(w + s for w, s in parts)
+    keep = draw(st.booleans()) if carriage_returns is None else carriage_returns
+    return text if keep else text.replace("\r", "")
+
+
+#: Cascades the fast paths single out: LangChain's, blank lines or line breaks alone above words.
+CASCADES = [LEVELS, ("paragraph", "line", "word", "char"), ("paragraph",), ("line",), ("paragraph", "word"),
+            ("line", "paragraph"), ("sentence",), ("paragraph", "sentence", "word")]
+
+
+@st.composite
+def cascades(draw: st.DrawFn) -> tuple[str, ...]:
+    """A separator cascade: a usual one, or some level names in their order; maybe a literal in front."""
+    drawn = [level for level in LEVELS if draw(st.booleans())] or ["paragraph"]
+    levels = list(draw(st.sampled_from([*CASCADES, tuple(drawn)])))
+    literal = draw(st.sampled_from([None, *LITERALS]))
+    return tuple([literal, *levels] if literal else levels)
+
+
+@given(text=cascade_texts(), size=st.integers(1, 160), overlap_share=st.floats(0, 0.9), separators=cascades())
+def test_character_fast_paths_of_the_cascade_agree_with_the_general_path(text, size, overlap_share, separators):
+    """In characters (the measure ``len``), the cascade merges pieces by binary search and lines
+    without listing them (`_merge_lines`), and finds each overlap by string searches
+    (`_char_overlap_starts`, `_first_boundary`, `_break_boundary`); any other measure takes the
+    general path (`chunklab.text.pack.pack`, `_overlap_starts` over `_boundaries`). Both give the same
+    chunks."""
+    overlap = min(size - 1, int(size * overlap_share))
+    fast = RecursiveChunker(chunk_size=size, chunk_overlap=overlap, separators=separators)
+    general = RecursiveChunker(chunk_size=size, chunk_overlap=overlap, separators=separators)
+    general.measure_function = lambda: (lambda piece: len(piece))  # any measure but `len` itself
+    assert fast.spans(text) == general.spans(text)
+
+
+@given(text=cascade_texts(carriage_returns=False), limit=st.integers(1, 160), separators=cascades(), data=st.data())
+def test_the_split_fast_path_of_the_cascade_agrees_with_the_pattern_scan(text, limit, separators, data):
+    """Without a "\\r", blank lines and line ends are cut by one `re.split` and a running sum of the
+    parts' lengths; the general path (taken for text with a "\\r") scans the separators one match at a
+    time and trims every piece. On text without a "\\r" the two patterns match the same separators,
+    so both give the same runs."""
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    runs = recursive_runs(text, start, end, separators, limit)
+    cascade = _Cascade(text, *trim_span(text, start, end), separators, limit, len, merge=False)
+    cascade.line = _CR_LINE  # the pattern of text with a "\r": its line ends are those of `_LINE` here
+    assert [(r.level, r.pieces) for r in runs] == [(level, list(zip(s, e))) for level, s, e in cascade.run()]

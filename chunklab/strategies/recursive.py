@@ -56,7 +56,16 @@ _CR_LINE = re.compile(r"(?:\r\n?|\n)\s*")
 _LAST = operator.itemgetter(-1)
 _WORD_START = re.compile(r"(?<!\S)\S")
 _NON_SPACE = re.compile(r"\S")
-_TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s")
+# What the regex sentence splitter (`chunklab.text.regex_sentences`) needs to cut, loosely: terminal
+# punctuation before whitespace (past closing quotes) or glued to a capital; a CJK terminator; a
+# bullet, or a bracket closing a label before a letter that is no ASCII lowercase; a line break
+# before a blank line, a line that opens with a marker or a digit, or one not indented
+# (`chunklab.text.sentences.sentence_blocks`). Without one in a window, no sentence starts there.
+_SENTENCE_CUT = re.compile(
+    r"[.!?…][^\w\s]*\s|\.[A-Z]|\)[ \t]\W*[^\W\d_a-z]|[。！？•]|[\n\r](?:[ \t]*(?:[-*+•(|#>=—–\[\n\r\f\v]|\d{1,3}[.)])|(?=\S))"
+)
+# The characters before a window that the sentence splitter reads too (the word before a full stop).
+_SENTENCE_CONTEXT = 40
 
 
 class Run(NamedTuple):
@@ -406,8 +415,8 @@ def _char_overlap_starts(
 
 def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> int | None:
     """The earliest boundary in ``[low, high)`` of the first of `levels` that has one, as
-    `_boundaries` would list it, skipping levels that cannot occur there (no line break, no full
-    stop) before running their patterns.
+    `_boundaries` would list it, skipping blank lines and line breaks where there is no line
+    break before running their patterns (`_boundaries` skips sentences where nothing can end one).
 
     For a blank line or a line break that is the end of the first separator found from the
     whitespace before `low` on: separators swallow the whitespace after them, so that end is at
@@ -425,9 +434,7 @@ def _first_boundary(text: str, levels: Sequence[str], low: int, high: int) -> in
             if match is not None and match.end() < high:
                 return match.end()
             continue
-        if level == "sentence" and _TERMINAL.search(text, low - 1, high) is None:
-            continue
-        found = _boundaries(text, level, low, high)
+        found = _sentence_boundaries(text, low, high) if level == "sentence" else _boundaries(text, level, low, high)
         if found:
             return found[0]
     return None
@@ -460,6 +467,14 @@ def _whitespace_before(text: str, position: int) -> int:
     return position
 
 
+def _punctuation_before(text: str, position: int, head: int) -> int:
+    """Where the run of characters that are no letter or digit (whitespace, punctuation, closing
+    quotes) that ends at `position` begins, from `head` on."""
+    while position > head and not text[position - 1].isalnum():
+        position -= 1
+    return position
+
+
 def _skip_whitespace(text: str, position: int, end: int) -> int:
     """The first non-whitespace position from `position` on (`end` if there is none before it)."""
     found = _NON_SPACE.search(text, position, end)
@@ -483,15 +498,14 @@ def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
     if level in ("word", "char"):
         return [m.start() for m in _WORD_START.finditer(text, low, high)]
     if level == "sentence":
-        # Some text before `low` lets the splitter see the word before a full stop (abbreviations);
-        # the slice's first sentence starts where the slice does, not at a sentence boundary.
-        head = max(0, low - 40)
-        return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
+        return _sentence_boundaries(text, low, high)
     back = _whitespace_before(text, low)
     if level in ("paragraph", "line"):
         pattern = _PARAGRAPH if level == "paragraph" else (_CR_LINE if "\r" in text[back:high] else _LINE)
         return [m.end() for m in pattern.finditer(text, back, high) if low <= m.end() < high]
     after = not level.startswith(("\n", "\r"))
+    # A literal that ends its piece may begin before the whitespace before `low` ("; " ending at `low`).
+    back = max(0, back - len(level)) if after else back
     found = []
     for match in re.finditer(re.escape(level), text[back:high]):
         cut = back + (match.end() if after else match.start())
@@ -500,6 +514,19 @@ def _boundaries(text: str, level: str, low: int, high: int) -> list[int]:
         if low <= cut < high:
             found.append(cut)
     return found
+
+
+def _sentence_boundaries(text: str, low: int, high: int) -> list[int]:
+    """`_boundaries` at ``"sentence"``: the sentence starts in ``[low, high)``, none where the window
+    holds nothing the splitter cuts at (`_SENTENCE_CUT`, from the punctuation and whitespace before
+    `low` on), without running the splitter."""
+    # Some text before `low` lets the splitter see the word before a full stop (abbreviations);
+    # the slice's first sentence starts where the slice does, not at a sentence boundary.
+    head = max(0, low - _SENTENCE_CONTEXT)
+    since = low if text[low - 1 : low].isalnum() else _punctuation_before(text, low, head)
+    if _SENTENCE_CUT.search(text, since, high) is None:
+        return []
+    return [head + s for s, _ in sentence_spans(text[head:high])[1:] if head + s >= low]
 
 
 def _first_true(items: Sequence[int], predicate: Callable[[int], bool]) -> int:

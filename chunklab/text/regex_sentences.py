@@ -9,10 +9,11 @@ It is a sentence end unless
 1. the next word starts in lowercase (an abbreviation we do not know, a quotation carried on by "she
    said", an ellipsis inside a sentence), or, after a closing quote in Chinese or Japanese, a speech
    tag or the particle と follows;
-2. the punctuation is a single full stop after an abbreviation whose class says it is not: see
-   `chunklab.text.sentence_rules` (titles never end a sentence; "No." only before a number; "etc.",
-   "Ltd." and "p.m." before a capitalised word; initials and "U.S." only before a word that opens
-   sentences);
+2. the punctuation is a single full stop after an abbreviation whose class says it is not: the
+   class is looked up once (`_kind`: the first table of `chunklab.text.sentence_rules` that holds
+   the word, else the word's look) and decides through one table (`_VERDICTS`): titles never end a
+   sentence; "No." only before a number; "etc.", "Ltd." and "p.m." before a capitalised word;
+   initials and "U.S." only before a word that opens sentences;
 3. it is the full stop of an ordinal (German "am 3. Mai") or of an inline list marker.
 
 Numbered or bulleted items run together on one line ("1.) Remove the cover 2.) Hold the button",
@@ -25,6 +26,7 @@ woven into a sentence ("(i) the gauge was badly placed, (ii) its battery ...") i
 from __future__ import annotations
 
 import re
+from typing import Callable, NamedTuple
 
 from .sentence_rules import SentenceRules, normalise
 from .spans import trim_span
@@ -103,17 +105,31 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
     following = _NEXT.match(text, end, stop)
     word = following.group("word") or ""
     if text[dot] in "。！？":
-        return not (rules.quote_continuation and text[end - 1] in _CJK_CLOSE
-                    and rules.quote_continuation.match(text, end, stop))
+        return _cjk_ends(text, end, stop, rules)
     opened = following.start("open")
     if following.end("open") == opened:  # no opener or dash: the next character starts the word, if any
         first = word[:1] if word else text[opened : opened + 1] if opened < stop else ""
     else:
         first = _NEXT_CHAR.match(text, end, stop).group(1)
     if first.islower() and not (rules.lowercase_openers and rules.lowercase_openers.match(text, opened)):
-        return False
+        return False  # goes on in lowercase, and not with one of the language's lowercase openers
     if text[dot] != "." or text.startswith(("..", ". .", ".\u00a0."), dot):
         return True
+    return _full_stop_ends(text, head, dot, end, word, rules)
+
+
+def _cjk_ends(text: str, end: int, stop: int, rules: SentenceRules) -> bool:
+    """A Chinese or Japanese terminator ends a sentence unless a closing quote or bracket (before
+    `end`) is followed by what carries the sentence on (`SentenceRules.quote_continuation`)."""
+    return not (rules.quote_continuation and text[end - 1] in _CJK_CLOSE
+                and rules.quote_continuation.match(text, end, stop))
+
+
+def _full_stop_ends(text: str, head: int, dot: int, end: int, word: str, rules: SentenceRules) -> bool:
+    """Does the single full stop at `dot` (its candidate ending at `end`), before the capitalised (or
+    no) `word`, end the sentence that starts at `head`? Only the word right before it can say it
+    does not; the words before that are read within `_LOOKBACK` characters, the last one cut after
+    its last CJK character."""
     before = text[max(head, dot - _LOOKBACK) : dot]
     words = before.split()
     if not words or before[-1].isspace():
@@ -122,44 +138,175 @@ def _ends_sentence(text: str, m: re.Match[str], head: int, stop: int, rules: Sen
         words[-1] = _UP_TO_CJK.sub("", words[-1])
     token = words[-1].lstrip(_OPENERS)
     if not token or len(token) >= _LOOKBACK - 1:
-        return True
+        return True  # no word, or one too long to be an abbreviation
     if not text[end : end + 1].isspace() and not token.isalpha():
         return False  # a stop glued to the next word ends a sentence only after a plain word
-    if len(token) > 1 and token.isalpha():
-        # The usual case, answered early: a word of letters only. Only the tables can make its
-        # stop an abbreviation's (the checks below): a key that ends with the word lowercased (of
-        # one word, or of several: "et al"), a suffix, or for a short word the first part of an
-        # abbreviation written in several words ("z. B.").
-        key = token.lower()
-        if not (rules.suffixes and key.endswith(rules.suffixes)) and (
-            key not in rules.endings
-            or (len(token) > 3 and key not in rules.known and (len(words) < 2 or len(words[-2]) > 3))
-        ) and (len(token) > 3 or not word or normalise(f"{token}.{word.rstrip('.')}") not in rules.known):
-            return True
-    previous = words[-2] if len(words) > 1 else ""
-    # The first part of an abbreviation written in several words ("z. B.", "EE. UU.", "т. д.").
-    if len(token) <= 3 and word and normalise(f"{token}.{word.rstrip('.')}") in rules.known:
+    if len(token) > 1 and token.isalpha() and not _may_be_abbreviation(token, words, word, rules):
+        return True  # the usual case, answered early: a word of letters only that the tables do not hold
+    return _abbreviation_ends(_Stop(text, head, dot, word, token, words), rules)
+
+
+def _abbreviation_ends(stop: _Stop, rules: SentenceRules) -> bool:
+    """Does the full stop after a word that may be an abbreviation end the sentence? Not after the
+    first part of an abbreviation written in several words ("z. B.", "EE. UU.", "т. д."); else as
+    the class of the abbreviation says (`_kind`, `_VERDICTS`)."""
+    token, word = stop.token, stop.word
+    if len(token) <= 3 and word and _joined_key(token, word) in rules.known:
         return False
-    key = _longest_key(words, rules)
-    if key in rules.after_numbers and _NUMBER.fullmatch(previous.rstrip(",")):
-        return _closing_ends(text, head, dot, word, rules)
-    if key in rules.titles:
-        return False
-    if key in rules.after_names:
-        names = previous[:1].isupper() and not previous.endswith(".") and len(words) > 2
-        return names and _closing_ends(text, head, dot, word, rules)
-    if key in rules.before_numbers and any(char.isdigit() for char in word):
-        return False
-    if key in rules.closing or any(token.lower().endswith(s) and len(token) > len(s) for s in rules.suffixes):
-        return _closing_ends(text, head, dot, word, rules)
-    if (len(token) == 1 and token.isupper()) or (_DOTTED.fullmatch(token) and not token.islower()):
-        # An initial or dotted capitals: ambiguous, so only a word that opens sentences ends one.
-        return word.rstrip(".,;:").lower() in rules.starters and _closing_ends(text, head, dot, word, rules)
-    if _DOTTED.fullmatch(token):
-        return _closing_ends(text, head, dot, word, rules)
+    return _VERDICTS[_kind(_longest_key(stop.words, rules), stop, rules)](stop, rules)
+
+
+def _may_be_abbreviation(token: str, words: list[str], word: str, rules: SentenceRules) -> bool:
+    """Can the tables make the full stop after `token` (letters only, two or more) an abbreviation's?
+    Only with a suffix, a key that ends with the word lowercased (of one word, or of several after a
+    short word: "et al"; a long word must be a key itself), or, for a short word, the first part of
+    an abbreviation written in several words ("z. B.")."""
+    key = token.lower()
+    if rules.suffixes and key.endswith(rules.suffixes):
+        return True
+    if key in rules.endings and (len(token) <= 3 or key in rules.known or (len(words) > 1 and len(words[-2]) <= 3)):
+        return True
+    return len(token) <= 3 and bool(word) and _joined_key(token, word) in rules.known
+
+
+def _joined_key(token: str, word: str) -> str:
+    """The key of `token` and the next `word` read as one abbreviation ("z" and "B." give "z.b")."""
+    return normalise(f"{token}.{word.rstrip('.')}")
+
+
+class _Stop(NamedTuple):
+    """A full stop after a word that may be an abbreviation: where it is, the sentence's start, the
+    word before it (`token`, the last of `words`, without opening quotes or brackets) and the next `word`."""
+
+    text: str
+    head: int
+    dot: int
+    word: str
+    token: str
+    words: list[str]
+
+    @property
+    def previous(self) -> str:
+        """The word before `token` ("" if none)."""
+        return self.words[-2] if len(self.words) > 1 else ""
+
+
+def _kind(key: str, stop: _Stop, rules: SentenceRules) -> str:
+    """The class that decides the full stop after the abbreviation `key`: the first table of
+    `_TABLES` that holds it and whose condition holds here, else what the word looks like (`_shape`)."""
+    if key in rules.known:
+        for table, condition in _TABLES:
+            if key in getattr(rules, table) and condition(stop):
+                return table
+    return _shape(stop.token, rules)
+
+
+def _shape(token: str, rules: SentenceRules) -> str:
+    """The class of a word before a full stop that no table holds, by its look: a word with a suffix
+    of the language or dotted lowercase letters ("Bahnhofstr.", "z.g.a.n.") is closing; an initial
+    or dotted capitals ("J.", "U.S.") are initials; a number of one or two digits may be an ordinal
+    where the language has them; anything else is a plain word."""
+    if _has_suffix(token, rules):
+        return "closing"
+    dotted = _DOTTED.fullmatch(token) is not None
+    if (len(token) == 1 and token.isupper()) or (dotted and not token.islower()):
+        return "initials"
+    if dotted:
+        return "closing"
     if rules.ordinal_words and token.isdigit() and len(token) <= 2:
-        return not (previous.lower() in rules.ordinal_words or word.rstrip(".,").lower() in rules.months)
+        return "ordinal"
+    return "word"
+
+
+def _has_suffix(token: str, rules: SentenceRules) -> bool:
+    """Does `token` end with one of the language's `suffixes`, after more letters ("Bahnhofstr")?"""
+    lowered = token.lower()
+    return bool(rules.suffixes) and any(lowered.endswith(s) and len(token) > len(s) for s in rules.suffixes)
+
+
+def _after_a_number(stop: _Stop) -> bool:
+    """Does a number stand before the abbreviation ("5 ft.", "2009 г.")?"""
+    return _NUMBER.fullmatch(stop.previous.rstrip(",")) is not None
+
+
+def _before_a_number(stop: _Stop) -> bool:
+    """Does a number follow the abbreviation ("No. 5")?"""
+    return any(char.isdigit() for char in stop.word)
+
+
+def _anywhere(stop: _Stop) -> bool:
+    """The condition of the tables whose abbreviations count as such wherever they stand."""
     return True
+
+
+#: The abbreviation tables of `chunklab.text.sentence_rules`, in the order they are asked, with the
+#: condition under which an abbreviation of the table counts as one: a unit only after a number, a
+#: "before numbers" word only before one (else, "Was it the pump? No.", it is a plain word).
+_TABLES: tuple[tuple[str, Callable[[_Stop], bool]], ...] = (
+    ("after_numbers", _after_a_number),
+    ("titles", _anywhere),
+    ("after_names", _anywhere),
+    ("before_numbers", _before_a_number),
+    ("closing", _anywhere),
+)
+
+
+def _never(stop: _Stop, rules: SentenceRules) -> bool:
+    """Titles and numbered references ("Dr.", "No. 5") never end a sentence."""
+    return False
+
+
+def _always(stop: _Stop, rules: SentenceRules) -> bool:
+    """A plain word's full stop ends a sentence."""
+    return True
+
+
+def _name_ends(stop: _Stop, rules: SentenceRules) -> bool:
+    """"St." after a capitalised word closes a name ("Mill St."), as a closing abbreviation; before
+    one it opens a name ("St. Agnes")."""
+    previous = stop.previous
+    names = previous[:1].isupper() and not previous.endswith(".") and len(stop.words) > 2
+    return names and _closing_ends(stop, rules)
+
+
+def _initial_ends(stop: _Stop, rules: SentenceRules) -> bool:
+    """An initial or dotted capitals ("J. R. Moreau", "U.S.") are ambiguous: only a word that opens
+    sentences ends one after them."""
+    return stop.word.rstrip(".,;:").lower() in rules.starters and _closing_ends(stop, rules)
+
+
+def _ordinal_ends(stop: _Stop, rules: SentenceRules) -> bool:
+    """A number of one or two digits is an ordinal ("am 3. Mai") after an article or preposition of
+    `ordinal_words` or before a month."""
+    return not (stop.previous.lower() in rules.ordinal_words or stop.word.rstrip(".,").lower() in rules.months)
+
+
+def _closing_ends(stop: _Stop, rules: SentenceRules) -> bool:
+    """After an abbreviation that may end a sentence: it does before a capitalised word (not one in
+    brackets: "6 p.m. (local time)"), unless the words before it are too few to be a sentence (fewer
+    than three, or a preposition and at most three more: "The E.U. Commission", "At 5 a.m. Mr. Smith
+    left")."""
+    text, dot = stop.text, stop.dot
+    if not stop.word[:1].isupper() or text[dot + 1 : dot + 8].lstrip()[:1] in ("(", "["):
+        return False
+    fragment = text[stop.head : dot]
+    if len(fragment) > 60:
+        return True
+    words = fragment.split()
+    return not (len(words) < 3 or (len(words) <= 4 and words[0].lstrip(_OPENERS).lower() in rules.prepositions))
+
+
+#: What the full stop after an abbreviation of each class (`_kind`) means.
+_VERDICTS: dict[str, Callable[[_Stop, SentenceRules], bool]] = {
+    "after_numbers": _closing_ends,
+    "titles": _never,
+    "after_names": _name_ends,
+    "before_numbers": _never,
+    "closing": _closing_ends,
+    "initials": _initial_ends,
+    "ordinal": _ordinal_ends,
+    "word": _always,
+}
 
 
 def _longest_key(words: list[str], rules: SentenceRules) -> str:
@@ -173,51 +320,44 @@ def _longest_key(words: list[str], rules: SentenceRules) -> str:
     return normalise(words[-1].lstrip(_OPENERS))
 
 
-def _closing_ends(text: str, head: int, dot: int, word: str, rules: SentenceRules) -> bool:
-    """After an abbreviation that may end a sentence: it does before a capitalised word (not one in
-    brackets: "6 p.m. (local time)"), unless the words before it are too few to be a sentence (fewer
-    than three, or a preposition and at most three more: "The E.U. Commission", "At 5 a.m. Mr. Smith
-    left")."""
-    if not word[:1].isupper() or text[dot + 1 : dot + 8].lstrip()[:1] in ("(", "["):
-        return False
-    fragment = text[head:dot]
-    if len(fragment) > 60:
-        return True
-    words = fragment.split()
-    return not (len(words) < 3 or (len(words) <= 4 and words[0].lstrip(_OPENERS).lower() in rules.prepositions))
-
-
 def _inline_items(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     """The spans of the markers of inline list items in ``text[start:stop]`` (see the module docstring)."""
     bullets, labels = [], []
     # Without a bullet, only the ends with a space or tab after them are read (the same ends).
     ends = _ITEM_END if text.find("•", start, stop) >= 0 else _LABEL_END
     for m in ends.finditer(text, start, stop):
-        end = m.end()
-        if text[end : end + 1] not in (" ", "\t"):
+        if text[m.end() : m.end() + 1] not in (" ", "\t"):
             continue
         if m.group().startswith("•"):
             bullets.append(m.span())
             continue
-        # The whole word before the end (what follows whitespace), if it is a label.
-        label = _LABEL_WORD.search(text, max(start, end - _LABEL_CHARS), end)
-        if label is None:
-            continue
-        begin = label.start()
-        if not (_NEXT.match(text, end, stop).group("word") or "")[:1].isupper():
-            continue  # "(i) the gauge was badly placed, (ii) ...": an enumeration inside a sentence
-        near = max(start, begin - _LOOKBACK)
-        opened = text.rfind("(", near, begin) > text.rfind(")", near, begin)
-        if label.group("label") and text[begin] != "(" and opened:
-            continue  # "(Scope 1)": the bracket closes what it opened, it marks no item
-        if label.group("number") and _last_char(text, start, begin) not in ("", ".", ":", ";", "!", "?"):
-            continue  # "starts at 8. The bar": a number, not a marker
-        labels.append(label)
+        label = _item_label(text, start, stop, m.end())
+        if label is not None:
+            labels.append(label)
     in_runs = [
         m.span() for i, m in enumerate(labels)
         if (i and _follows(labels[i - 1], m)) or (i + 1 < len(labels) and _follows(m, labels[i + 1]))
     ]
     return sorted(bullets + in_runs)
+
+
+def _item_label(text: str, start: int, stop: int, end: int) -> re.Match[str] | None:
+    """The label that ends at `end` (a match of `_LABEL_WORD`: the whole word before `end`), if it
+    may mark an inline list item: before a capitalised word, not a bracket that closes what it
+    opened, and a bare number only after the end of a sentence or clause."""
+    label = _LABEL_WORD.search(text, max(start, end - _LABEL_CHARS), end)
+    if label is None:
+        return None
+    begin = label.start()
+    if not (_NEXT.match(text, end, stop).group("word") or "")[:1].isupper():
+        return None  # "(i) the gauge was badly placed, (ii) ...": an enumeration inside a sentence
+    near = max(start, begin - _LOOKBACK)
+    opened = text.rfind("(", near, begin) > text.rfind(")", near, begin)
+    if label.group("label") and text[begin] != "(" and opened:
+        return None  # "(Scope 1)": the bracket closes what it opened, it marks no item
+    if label.group("number") and _last_char(text, start, begin) not in ("", ".", ":", ";", "!", "?"):
+        return None  # "starts at 8. The bar": a number, not a marker
+    return label
 
 
 def _last_char(text: str, start: int, pos: int) -> str:

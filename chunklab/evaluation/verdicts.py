@@ -31,10 +31,7 @@ from .budget import Comparison
 from .gate import RESAMPLES, Gate, resampling_gate
 from .paired import Paired, interval_text, p_text, paired, signed
 
-__all__ = [
-    "INTERVAL_ONLY", "NO_DIFFERENCE", "budget_guidance", "curve", "gate", "leaderboard", "named", "verdict_footnote",
-    "verdict_table", "versus", "versus_text",
-]
+__all__ = ["NO_DIFFERENCE", "budget_guidance", "curve", "gate", "leaderboard", "named", "versus", "versus_text"]
 
 #: The `leaderboard` mark of a chunking that the paired test cannot tell from the best (not equality).
 NO_DIFFERENCE = "no measurable difference"
@@ -260,63 +257,6 @@ def versus(
                 "b_only": comparison.b_only, "p_value": comparison.p_value, "verdict": comparison.verdict,
             })
     return pd.DataFrame(records)
-
-
-#: The mark of a `verdict_table` row whose interval excludes zero while McNemar's p is at least 0.05.
-INTERVAL_ONLY = "†"
-#: The columns of `versus` that `verdict_table` keeps as they are: what identifies a row.
-_KEYS = ("a", "b", "retriever", "split", "budget", "characters")
-
-
-def _interval_only(table: Any) -> Any:
-    """Rows of a `versus` table whose interval excludes zero although the verdict is no measurable difference."""
-    return ((table["low"] > 0) | (table["high"] < 0)) & (table["verdict"] == NO_DIFFERENCE)
-
-
-def verdict_table(table: Any) -> Any:
-    """A `versus` table (or several, concatenated) as a reader sees it: the rows' keys (``a``, ``b``,
-    and ``retriever``, ``split``, ``budget`` and ``characters``, a token budget in characters, when
-    present) as the index, the difference in percent,
-    its interval rounded outward to 0.1 % (an interval that touches zero never reads as excluding
-    it), McNemar's p as `p_text` writes it, the verdict, and `INTERVAL_ONLY` in ``note`` where the
-    interval excludes zero but the verdict is no measurable difference (`verdict_footnote` says why)."""
-    import math
-
-    import pandas as pd
-
-    keys = [key for key in _KEYS if key in table.columns]
-    shown = pd.DataFrame({
-        "difference": [f"{signed(d, 1, 100)} %" for d in table["difference"]],
-        "95% interval": [f"{signed(math.floor(low * 1000) / 10)} to {signed(math.ceil(high * 1000) / 10)} %"
-                         for low, high in zip(table["low"], table["high"])],
-        "McNemar p": ["" if p is None or p != p else p_text(p).removeprefix("p = ") for p in table["p_value"]],
-        "verdict": table["verdict"].to_numpy(),
-        "note": [INTERVAL_ONLY if flag else "" for flag in _interval_only(table)],
-    }, index=pd.MultiIndex.from_frame(table[keys]) if len(keys) > 1 else table[keys[0]])
-    return shown
-
-
-def verdict_footnote(table: Any) -> str:
-    """The footnote of a `verdict_table` of `table`: empty when no row is marked `INTERVAL_ONLY`,
-    else which rows, and why McNemar's exact test decides there."""
-    marked = table[_interval_only(table)]
-    if marked.empty:
-        return ""
-
-    def where(row: Any) -> str:
-        said = [f"{row.a} vs {row.b}"] + [str(getattr(row, key)) for key in ("retriever", "split") if key in table]
-        if "characters" in table:  # a budget in tokens
-            said.append(f"{row.budget:,} tokens (about {row.characters:,} characters)")
-        elif "budget" in table:
-            said.append(f"{row.budget:,} characters")
-        return ", ".join(said) + f" ({row.a_only} questions against {row.b_only}, {p_text(row.p_value)})"
-
-    rows = "; ".join(where(row) for row in marked.itertuples())
-    return (f"{INTERVAL_ONLY} The interval excludes zero but McNemar's p is not below 0.05: {rows}. McNemar's exact "
-            "test decides, as the course's rule says (notebook 00): it counts exactly how often chance alone splits "
-            "the few questions on which the two disagree at least this unevenly, while the bootstrap interval, "
-            "resampled from those same few disagreements, is only approximate and comes out a little too narrow. "
-            "No measurable difference.")
 
 
 #: `budget_guidance` names the chunkings with no measurable difference from the best when there are at most this many, and

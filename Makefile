@@ -51,6 +51,8 @@ $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml | python-check
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
+	@# a clone made before the distribution was renamed chunklab-course has it installed as chunklab
+	$(BIN)/python -m pip uninstall --quiet --yes chunklab 2>/dev/null || true
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 

@@ -63,7 +63,7 @@ def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None
     script = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path,
                             env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert script.returncode == 1, script.stderr[-2000:]
-    assert "report.pdf: reading a PDF needs pypdfium2 (pip install 'chunklab[pdf]')" in script.stderr
+    assert "report.pdf: reading a PDF needs pypdfium2 (pip install -e '.[pdf]' in a chunklab clone)" in script.stderr
     text = note.read_text(encoding="utf-8")
     records = [json.loads(line) for line in script.stdout.splitlines()]
     assert records and all(text[r["start"] : r["end"]] == r["text"] for r in records)

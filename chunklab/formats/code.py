@@ -9,7 +9,7 @@ between two statements is always at a line start.
 * **Python** is parsed by the standard library's `ast` (the exact grammar of the running Python,
   no dependency); code that does not parse gives None.
 * **The other languages** (`TREE_SITTER_LANGUAGES`) are parsed by tree-sitter with the
-  per-language grammar wheels (``pip install 'chunklab[code]'``), which ship compiled grammars and
+  per-language grammar wheels (``pip install -e '.[code]' in a chunklab clone``), which ship compiled grammars and
   work offline (the all-in-one language pack downloads its grammars at run time, so it is not
   used). tree-sitter parses any text, marking what it cannot read as errors, so a fragment still
   gives the statements around its errors. Comments are not statements: like a Python comment, one

@@ -146,7 +146,7 @@ def _read_pdf(path: pathlib.Path, metadata: dict[str, Any], strip_furniture: boo
     try:
         text, pages = read_pdf(path, strip_furniture=strip_furniture)
     except ImportError as error:
-        raise DocumentError(f"{path}: reading a PDF needs pypdfium2 (pip install 'chunklab[pdf]')") from error
+        raise DocumentError(f"{path}: reading a PDF needs pypdfium2 (pip install -e '.[pdf]' in a chunklab clone)") from error
     except FileNotFoundError as error:
         raise DocumentNotFound(f"{path}: no such file") from error
     except ValueError as error:
@@ -159,7 +159,7 @@ def _read_pdf(path: pathlib.Path, metadata: dict[str, Any], strip_furniture: boo
 
 
 #: What each converted kind needs installed, for the error message when it is missing.
-_NEEDS = {"html": "trafilatura (pip install 'chunklab[web]')", "docx": "python-docx (pip install 'chunklab[docx]')"}
+_NEEDS = {"html": "trafilatura (pip install -e '.[web]' in a chunklab clone)", "docx": "python-docx (pip install -e '.[docx]' in a chunklab clone)"}
 
 
 def _converted(path: pathlib.Path, kind: str, metadata: dict[str, Any], source: str | None = None) -> str:

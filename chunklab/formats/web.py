@@ -87,7 +87,7 @@ def extract_web_page(source: str) -> tuple[str, dict[str, Any]]:
     ``{"level", "title", "start", "end", "source_line"}`` for each heading of the text
     (``source_line``: the line of its element in `source`, from 1; None when the heading was made
     from another element). A page whose main content trafilatura cannot find (a fragment, a page of
-    a few words) gives all its blocks. Needs trafilatura and lxml (``pip install 'chunklab[web]'``);
+    a few words) gives all its blocks. Needs trafilatura and lxml (``pip install -e '.[web]' in a chunklab clone``);
     raises `ImportError` without them.
     """
     import lxml.html

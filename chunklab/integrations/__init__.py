@@ -1,6 +1,6 @@
 """chunklab inside other frameworks: any registered chunker as a LangChain text splitter
-(``chunklab.integrations.langchain``, ``pip install 'chunklab[langchain]'``) or a LlamaIndex node
-parser (``chunklab.integrations.llama_index``, ``pip install 'chunklab[llama-index]'``), with the
+(``chunklab.integrations.langchain``, ``pip install -e '.[langchain]' in a chunklab clone``) or a LlamaIndex node
+parser (``chunklab.integrations.llama_index``, ``pip install -e '.[llama-index]' in a chunklab clone``), with the
 exact offsets and the metadata of every chunk. The other way round, any LangChain splitter or
 LlamaIndex node parser as a chunklab chunker (``chunklab.integrations.wrapped``, offsets recovered by
 ``chunklab.integrations.placement``), and the reference rows built from them that comparisons show

@@ -9,7 +9,7 @@ repeats; here every document gets the chunk's own offsets (``start_index`` and `
 ``modality``...) on top of the metadata passed in. LangChain's ``Document`` has no field for text
 to index in front of a chunk, so ``context`` stays in the metadata.
 
-Needs ``pip install 'chunklab[langchain]'`` (langchain-core and langchain-text-splitters).
+Needs ``pip install -e '.[langchain]' in a chunklab clone`` (langchain-core and langchain-text-splitters).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ wraps into ``TextNode`` objects that carry:
   ``node.get_content(MetadataMode.EMBED)`` reads ``context: <context>`` above the chunk text. The
   other chunklab keys (``chunk_index``, ``content_hash``...) are stored but not embedded.
 
-Needs ``pip install 'chunklab[llama-index]'`` (llama-index-core).
+Needs ``pip install -e '.[llama-index]' in a chunklab clone`` (llama-index-core).
 """
 
 from __future__ import annotations

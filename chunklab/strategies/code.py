@@ -194,7 +194,7 @@ class CodeChunker(UnitSized, Chunker):
       and prose never share a chunk.
     * Any other text is taken as one source file in `language`: ``"auto"`` means Python (cut by
       lines if it does not parse), ``"text"`` always cuts by lines, and a named language is parsed
-      by its tree-sitter grammar (``pip install 'chunklab[code]'``). The command line and
+      by its tree-sitter grammar (``pip install -e '.[code]' in a chunklab clone``). The command line and
       `chunklab.pipeline.files.chunk_document` set the language of a code file from its extension.
 
     Metadata: ``modality`` (``"code"`` or ``"prose"``), ``language`` (a fence's language; the file's
@@ -230,7 +230,7 @@ class CodeChunker(UnitSized, Chunker):
             module = TREE_SITTER_LANGUAGES[self.language][0].replace("_", "-")
             raise ParameterError(
                 f"CodeChunker: language {self.language!r} needs tree-sitter and {module} "
-                "(pip install 'chunklab[code]')"
+                "(pip install -e '.[code]' in a chunklab clone)"
             )
 
     def spans(self, text: str) -> Iterator[ChunkSpan]:

@@ -4,6 +4,7 @@ notebooks let it show (the site build drops it from saved pages: tests/test_site
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -32,3 +33,12 @@ def test_compare_draws_one_step_per_chunking_and_retriever_then_clears_it(capsys
 def test_compare_draws_nothing_when_asked_not_to(capsys):
     compare({"a": FixedSizeChunker(chunk_size=20)}, [DOC], QUESTIONS, retrievers=("bm25",), budget=[40], progress=False)
     assert "compare" not in capsys.readouterr().err
+def test_no_notebook_hides_the_progress_bar_of_a_measurement():
+    """Every measurement cell of the course may run long on a cold cache: none turns the bar off."""
+    hidden = []
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "progress=False" in source:
+                hidden.append(f"{path.name}: {source.splitlines()[0][:60]}")
+    assert not hidden, hidden

@@ -24,9 +24,9 @@ from chunklab.evaluation.comparison import (
     span_metrics,
     structure_metrics,
 )
-from chunklab.evaluation.retrieval import Retriever
 from chunklab.models.embed import TfidfEmbedder
 from chunklab.strategies import FixedSizeChunker
+from test_budget import FixedRanking  # the same ranking for every query
 
 
 # -- span metrics: every expected number below is worked out by hand ---------------------------------
@@ -432,21 +432,6 @@ def test_bm25_tokens_are_bm25s_own_tokens_on_the_corpus():
 BLOCKS = "a" * 10 + "b" * 10 + "c" * 10 + "d" * 10  # no whitespace: every character counts
 
 
-class _Ranking(Retriever):
-    """The same ranking of the indexed chunks for every query."""
-
-    name = "fixed ranking"
-
-    def __init__(self, order) -> None:
-        self.order = list(order)
-
-    def index(self, texts):
-        self.size = len(texts)
-
-    def search(self, queries, k, allowed=None):
-        return [[i for i in self.order if i < self.size][:k] for _ in queries]
-
-
 def _slot(start, end, *others):
     answer = {"start": start, "end": end, "text": BLOCKS[start:end]}
     if others:
@@ -458,7 +443,7 @@ def _rows(questions, budgets=(10, 20, 40), order=(2, 0, 3, 1)):
     from chunklab.evaluation.comparison import compare
 
     docs = [Document("d", "D", "text", BLOCKS, pathlib.Path("d.txt"))]
-    result = compare({"blocks": FixedSizeChunker(chunk_size=10)}, docs, questions, retrievers=(_Ranking(order),),
+    result = compare({"blocks": FixedSizeChunker(chunk_size=10)}, docs, questions, retrievers=(FixedRanking(order),),
                      budget=list(budgets), progress=False)
     return {(row.question, row.budget): row for row in result.rows.itertuples()}
 

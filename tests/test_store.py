@@ -20,7 +20,7 @@ from chunklab.pipeline.cli import main
 from chunklab.pipeline.export import from_dicts, json_line
 from chunklab.pipeline.files import chunk_document
 from chunklab.pipeline.store import ChromaRetriever
-from chunklab.strategies import FixedSizeChunker
+from chunklab.strategies import FixedSizeChunker, HybridChunker
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,510}[A-Za-z0-9]$")
 # The embedding tests share one chunking of two short documents, so MiniLM (whose cache is
@@ -239,3 +239,39 @@ def test_importing_chunklab_does_not_import_chromadb():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_budgeted_query_sends_each_character_once_and_spends_the_budget(tmp_path, docs):
+    """Overlapping windows: each hit sends only what better hits have not sent, until the budget is spent."""
+    overlapping = FixedSizeChunker(chunk_size=400, chunk_overlap=200)
+    collection = store.index_documents(tmp_path / "db", overlapping, docs)
+    question = load_questions("support")[0]["question"]
+    texts = {d.name: d.text for d in docs}
+    hits = store.query(tmp_path / "db", collection.name, question, budget=1000)
+    sent = [(h.chunk.metadata["source"], start, end) for h in hits for start, end in h.sent]
+    assert sum(end - start for _, start, end in sent) == 1000, "the budget is spent exactly"
+    for hit in hits:
+        assert all(hit.chunk.start <= s < e <= hit.chunk.end for s, e in hit.sent), "a hit sends its own text"
+        assert hit.sent_text == "\n\n".join(texts[hit.chunk.metadata["source"]][s:e] for s, e in hit.sent)
+    covered = {}
+    for source, start, end in sent:
+        chars = covered.setdefault(source, set())
+        assert not chars & set(range(start, end)), "no character is sent twice"
+        chars.update(range(start, end))
+    plain = store.query(tmp_path / "db", collection.name, question, k=len(hits))
+    assert [h.id for h in plain][:2] == [h.id for h in hits][:2], "the ranking is the plain query's"
+    assert all(h.sent == ((h.chunk.start, h.chunk.end),) for h in plain), "without a budget a hit sends itself"
+    with pytest.raises(ValueError, match="'budget' must be a positive"):
+        store.query(tmp_path / "db", collection.name, question, budget=0)
+
+
+def test_cli_budget_sizes_the_hybrid_and_is_refused_by_a_strategy_without_one(tmp_path, capsys):
+    doc = load_document("manual").path
+    out = io.StringIO()
+    assert main(["chunk", str(doc), "--budget", "2000", "--jobs", "1"], out=out) == 0
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    sized = HybridChunker(budget=2000)(load_document("manual").text)
+    assert [(r["start"], r["end"]) for r in records] == [(c.start, c.end) for c in sized]
+    assert main(["chunk", str(doc), "--strategy", "fixed", "--budget", "2000"], out=io.StringIO()) == 2
+    assert "has none" in capsys.readouterr().err
+    assert main(["chunk", str(doc), "--budget", "0"], out=io.StringIO()) == 2

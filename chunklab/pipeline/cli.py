@@ -4,11 +4,13 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
 
 * ``chunklab strategies``: every registered chunker with its parameters, defaults and ranges, and
   when a parameter acts only with certain values of another (``only with unit=tokens``).
-* ``chunklab chunk PATH... [--strategy NAME [--param KEY=VALUE]...] [--out chunks.jsonl] [--jobs N]``:
+* ``chunklab chunk PATH... [--strategy NAME [--param KEY=VALUE]...] [--budget N] [--out chunks.jsonl] [--jobs N]``:
   chunk files and folders (markdown, text, web pages, CSV, PDF, Word, JSON, JSON Lines, notebooks
   and source code: `chunklab.formats.readers`) into JSON Lines, one chunk record per line
   (`chunklab.pipeline.files`), in the order of the inputs whatever ``--jobs`` is. Without
   ``--strategy`` it uses `DEFAULT_STRATEGY` (the hybrid, the course's recommended strategy).
+  ``--budget N`` (also on ``index``) says how many characters the reader receives per question;
+  the hybrid then derives its chunk size and overlap from it (`chunklab.strategies.budget_rule`).
   Folders are walked as `chunklab.formats.folders.find_documents` does: symlinked folders followed
   once, build artefacts (``_sources``, ``_static``...) and hidden files left out unless
   ``--no-default-excludes``, ``--include`` / ``--exclude`` globs, documents named by their path in
@@ -29,8 +31,10 @@ as their HTML source instead, markup included (for question spans that index the
 * ``chunklab index PATH... --store DIR [--strategy NAME [--param ...]]...``: one ChromaDB collection
   per strategy and parameters (`chunklab.pipeline.store`), embedded in batches as documents are
   chunked (bounded memory); it says how many chunks were new and how many were already indexed.
-* ``chunklab query --store DIR --collection NAME "question" [--where KEY=VALUE]...``: the top-k
-  chunks of a collection, with metadata filters.
+* ``chunklab query --store DIR --collection NAME "question" [--where KEY=VALUE]... [-k K | --budget N]``:
+  the top-k chunks of a collection, with metadata filters; with ``--budget N``, hits best first
+  until N characters are sent, each sending only the text better hits have not sent
+  (`chunklab.pipeline.store.query`).
 
 ``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param chunk_size=200
 --strategy fixed --param chunk_size=800`` measures two chunkers. Values are parsed by the parameter's
@@ -134,6 +138,21 @@ class _StrategyAction(argparse.Action):
 def _chunkers(strategies: Sequence[tuple[str, list[str]]] | None) -> list[Chunker]:
     """The chunkers of the ``--strategy`` options, or the `DEFAULT_STRATEGY` when there is none."""
     return [make_chunker(name, params) for name, params in strategies or [(DEFAULT_STRATEGY, [])]]
+
+
+def _budgeted(chunkers: list[Chunker], budget: int | None) -> list[Chunker]:
+    """`chunkers` sized for ``--budget`` (the characters the reader receives per question), which
+    only a strategy with a ``budget`` parameter (the hybrid, the default) can take."""
+    if budget is None:
+        return chunkers
+    for chunker in chunkers:
+        if "budget" not in chunker.get_params():
+            raise UsageError(f"--budget sizes the chunks of a strategy with a budget parameter (hybrid); "
+                             f"{chunker.name!r} has none: give its sizes with --param")
+    try:
+        return [chunker.set_params(budget=budget) for chunker in chunkers]
+    except ValueError as error:
+        raise UsageError(str(error)) from error
 
 
 # -- documents -------------------------------------------------------------------------------------
@@ -310,7 +329,7 @@ def rules_between(cls: type[Chunker]) -> str:
 def _cmd_chunk(args: argparse.Namespace, out: TextIO) -> int:
     if args.strategies is not None and len(args.strategies) != 1:
         raise UsageError("chunk takes exactly one --strategy (use `index` or `evaluate` for several)")
-    (chunker,) = _chunkers(args.strategies)
+    (chunker,) = _budgeted(_chunkers(args.strategies), args.budget)
     found = _found(args)
     failures: list[str] = []
     written = documents = 0
@@ -418,7 +437,7 @@ def _retriever(name: str) -> Any:
 def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     from . import store
 
-    chunkers = _chunkers(args.strategies)
+    chunkers = _budgeted(_chunkers(args.strategies), args.budget)
     found = _found(args)
     client = None  # the store is created only when there is something to put in it
     failures: list[str] = []
@@ -444,7 +463,7 @@ def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
 
     try:
         hits = store.query(store.open_store(args.store, create=False), args.collection, args.question, k=args.k,
-                           where=args.where)
+                           where=args.where, budget=args.budget)
     except (FileNotFoundError, ValueError) as error:
         raise UsageError(str(error)) from error
     for rank, hit in enumerate(hits, 1):
@@ -453,7 +472,7 @@ def _cmd_query(args: argparse.Namespace, out: TextIO) -> int:
             continue
         chunk = hit.chunk
         print(f"{rank}. {hit.score:.3f}  {chunk.metadata.get('source', '?')} [{chunk.start}, {chunk.end})", file=out)
-        print(f"   {' '.join(chunk.text.split())[:args.width]}", file=out)
+        print(f"   {' '.join(hit.sent_text.split())[:args.width]}", file=out)
     if not hits:
         print("chunklab query: no chunk matches" + (" the filter" if args.where else ""), file=sys.stderr)
     return 0
@@ -521,6 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
     chunk = commands.add_parser("chunk", help="chunk files into JSON Lines, one chunk per line")
     documents(chunk, several=False, default=True)
     chunk.add_argument("--out", "-o", default="-", metavar="FILE", help="output file (default: standard output)")
+    chunk.add_argument("--budget", type=int, metavar="N", help="characters the reader receives per question: the hybrid derives its chunk size and overlap from it (chunklab.strategies.budget_rule)")
     jobs(chunk)
     strict(chunk)
     chunk.set_defaults(run=_cmd_chunk)
@@ -545,6 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder (created if missing)")
     index.add_argument("--no-context", action="store_true",
                        help="embed the chunk text alone, ignoring its metadata context")
+    index.add_argument("--budget", type=int, metavar="N", help="characters the reader receives per question: the hybrid derives its chunk size and overlap from it (chunklab.strategies.budget_rule)")
     jobs(index)
     strict(index)
     index.set_defaults(run=_cmd_index)
@@ -557,6 +578,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="metadata filter, e.g. source=guide.md, start>=1000, entities=Ada Brook (a list "
                             "field: contains); repeatable, all must hold")
     query.add_argument("-k", type=int, default=5, help="chunks to return (default %(default)s)")
+    query.add_argument("--budget", type=int, metavar="N",
+                       help="instead of -k: send hits best first until N characters are sent, each hit only the "
+                            "text better hits have not sent (overlapping chunks never pay twice)")
     query.add_argument("--json", action="store_true", help="print each hit as a JSON line")
     query.add_argument("--width", type=int, default=160, help=argparse.SUPPRESS)
     query.set_defaults(run=_cmd_query)

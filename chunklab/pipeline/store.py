@@ -354,17 +354,30 @@ def collections(store: Any) -> list[dict[str, Any]]:
 # -- querying --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hit:
-    """One retrieved chunk: the `Chunk` (offsets, flattened metadata), its cosine similarity, its id."""
+    """One retrieved chunk: the `Chunk` (offsets, flattened metadata), its cosine similarity, its id,
+    and the spans of its document that are sent for it (`sent`: the whole chunk, unless a budget
+    de-duplicated it against better hits; see `query`)."""
 
     chunk: Chunk
     score: float
     id: str
+    sent: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.sent:
+            object.__setattr__(self, "sent", ((self.chunk.start, self.chunk.end),))
+
+    @property
+    def sent_text(self) -> str:
+        """The text sent for this hit: its `sent` spans of the chunk's text, joined by a blank line."""
+        c = self.chunk
+        return "\n\n".join(c.text[start - c.start : end - c.start] for start, end in self.sent)
 
     def record(self) -> dict[str, Any]:
-        """The hit as a plain dict (the chunk's record plus ``score`` and ``id``)."""
+        """The hit as a plain dict (the chunk's record plus ``score``, ``id`` and the ``sent`` spans)."""
         c = self.chunk
         return {"id": self.id, "score": self.score, "text": c.text, "start": c.start, "end": c.end,
-                "index": c.index, "metadata": c.exported_metadata()}
+                "index": c.index, "metadata": c.exported_metadata(), "sent": [list(span) for span in self.sent]}
 
 
 _OPERATORS = {">=": "$gte", "<=": "$lte", "!=": "$ne", ">": "$gt", "<": "$lt", "=": "$eq"}
@@ -419,14 +432,22 @@ def _typed(raw: str, kind: str, condition: str) -> Any:
 
 def query(
     store: Any, collection: str, question: str, k: int = 5,
-    where: Mapping[str, Any] | Sequence[str] | None = None,
+    where: Mapping[str, Any] | Sequence[str] | None = None, budget: int | None = None,
 ) -> list[Hit]:
     """The `k` chunks of `collection` most similar to `question`, best first.
 
     `where` is Chroma's filter dict, or ``KEY=VALUE`` strings for `parse_where` (e.g.
     ``["source=report.pdf", "page>=3"]``). Raises `ValueError` for an unknown collection (listing
     the known ones) or a bad filter.
+
+    With a `budget` (characters the reader receives, whitespace included), `k` is ignored: hits are
+    taken best first, each sending only the text of its document that better hits have not sent
+    already (`chunklab.evaluation.expand.new_text_only`: overlapping chunks never pay for the same
+    character twice), until the budget is spent; the last one is cut at the budget. A hit that
+    would send nothing new is left out. Each hit's `sent` holds its spans.
     """
+    if budget is not None and budget < 1:
+        raise ValueError(f"query: parameter 'budget' must be a positive number of characters, got {budget!r}")
     client = _client(store)
     names = [c.name for c in client.list_collections()]
     if collection not in names:
@@ -437,13 +458,42 @@ def query(
     size = handle.count()
     if not size or k < 1:
         return []
-    found = handle.query(query_embeddings=default_embedder()([question]), n_results=min(k, size), where=where or None,
+    depth = min(size, k if budget is None else max(k, _BUDGET_DEPTH))
+    found = handle.query(query_embeddings=default_embedder()([question]), n_results=depth, where=where or None,
                          include=["documents", "metadatas", "distances"])
-    return [
+    hits = [
         Hit(Chunk(text, meta["start"], meta["end"], int(meta.get("chunk_index", 0)), meta), 1.0 - float(distance), id_)
         for id_, text, meta, distance in zip(found["ids"][0], found["documents"][0], found["metadatas"][0],
                                              found["distances"][0])
     ]
+    return hits if budget is None else _within_budget(hits, budget)
+
+
+#: How many hits a budgeted `query` ranks at most before it spends the budget on their new text.
+_BUDGET_DEPTH = 100
+
+
+def _within_budget(hits: Sequence[Hit], budget: int) -> list[Hit]:
+    """`hits`, best first, each with the spans of new text it sends, until `budget` characters are spent."""
+    from ..evaluation.expand import new_text_only
+
+    chunks = [hit.chunk for hit in hits]
+    kept, left, before = [], budget, 0
+    for i, hit in enumerate(hits):
+        pieces = new_text_only(chunks[: i + 1])  # the pieces of earlier hits, then this hit's new ones
+        sent = []
+        for _, start, end in pieces[before:]:
+            if left <= 0:
+                break
+            end = min(end, start + left)
+            sent.append((start, end))
+            left -= end - start
+        before = len(pieces)
+        if sent:
+            kept.append(Hit(hit.chunk, hit.score, hit.id, tuple(sent)))
+        if left <= 0:
+            break
+    return kept
 
 
 # -- the in-memory index behind the "chroma" retriever ---------------------------------------------

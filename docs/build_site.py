@@ -539,6 +539,8 @@ def side_sections(sources: dict[str, Any]) -> dict[str, str]:
         "leaderboard": section(sources["16"], "## The leaderboard"),
         "hybrid_standing": section(sources["16"], "## The hybrid chunker: the course's goal, on this page's leaderboards"),
         "against_practitioners": section(sources["16"], "## Against what practitioners use, on documents nobody tuned for"),
+        "defaults_choice": section(sources["15"], "## Choosing the defaults on dev: a rule sized to the budget"),
+        "goal": section(sources["15"], "## Measure: the goal of the course"),
     }
 
 

@@ -8,7 +8,7 @@ import re
 from ..formats.corpus import load_document
 from ..strategies.hybrid import HybridChunker, Section, structure_sections
 from ..strategies.llm import LLMSectioner
-from . import ExerciseFailed, exercise
+from . import ExerciseFailed, exercise, pick
 
 _TICKET = re.compile(r"^=== (Ticket \S+)", re.MULTILINE)
 
@@ -67,7 +67,7 @@ def check_ticket_sections(sectioner) -> str:
 #: Exercise 2's explanations of why table questions gain most when the hybrid's context is indexed.
 CONTEXT_CHOICES = {
     "A": "Indexed with its context a chunk is longer, so each table chunk that is sent brings more text to the "
-         "reader within the same budget.",
+         "reader within the same budget of characters per question.",
     "B": "A table chunk holds rows of numbers; the context adds the table's header row, whose column names are the "
          "words a table question uses.",
     "C": "The document title in every chunk's context lets the retriever find the right document, which matters "
@@ -82,15 +82,13 @@ def solution_context_choice() -> str:
 @exercise("15.2", "why do table questions gain most from the context?", "explain", solution=solution_context_choice,
           wrong=(lambda: "A", lambda: "C", lambda: "the header"))
 def check_context_choice(choice) -> str:
-    """One of `CONTEXT_CHOICES`."""
-    if choice not in CONTEXT_CHOICES:
-        raise ExerciseFailed(f"answer with one of {', '.join(CONTEXT_CHOICES)} (a letter)")
-    if choice == "A":
-        raise ExerciseFailed("the budget counts the characters of the chunks themselves: the context is indexed, "
-                             "never sent. Hint: what does a row like '| 128 | 55.7 |' lack?")
-    if choice == "C":
-        raise ExerciseFailed("the title is the same on every chunk of a document, table or not, so it cannot "
-                             "favour tables. Hint: which line of the context only table chunks get?")
+    """One of `CONTEXT_CHOICES` (any case, spaces ignored)."""
+    pick(choice, CONTEXT_CHOICES, {
+        "A": "the budget counts the characters of the chunks themselves: the context is indexed, never sent. "
+             "Hint: what does a row like '| 128 | 55.7 |' lack?",
+        "C": "the title is the same on every chunk of a document, table or not, so it cannot favour tables. "
+             "Hint: which line of the context only table chunks get?",
+    }, right="B")
     return "the header row is the only part of the context that speaks the table's language."
 
 

@@ -171,5 +171,5 @@ def test_a_language_without_its_grammar_is_refused_with_the_install_hint(monkeyp
     from chunklab.strategies import code
 
     monkeypatch.setattr(code, "grammar_available", lambda language: False)
-    with pytest.raises(ParameterError, match=r"'go' needs tree-sitter and tree-sitter-go \(pip install 'chunklab\[code\]'\)"):
+    with pytest.raises(ParameterError, match=r"'go' needs tree-sitter and tree-sitter-go \(pip install -e '\.\[code\]' in a chunklab clone\)"):
         CodeChunker(language="go")

@@ -3,6 +3,7 @@ chunkings answer nearly the same questions, names a winner that dominates, rules
 almost never best, estimates more questions the smaller the gap, and is seeded."""
 
 import math
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -185,7 +186,7 @@ def test_evaluate_prints_the_gate_under_each_leaderboard(tmp_path, capsys):
     out = capsys.readouterr().out
     chunkers = {repr(c): c for c in (FixedSizeChunker(chunk_size=40), FixedSizeChunker(chunk_size=300))}
     result = compare(chunkers, [notes], questions, retrievers=("bm25",), budget=[60], progress=False)
-    said = str(gate(result, "bm25", 60))
+    said = textwrap.fill(str(gate(result, "bm25", 60)), width=100)  # wrapped to fit a terminal
     assert status == 0 and f"\n{said}\n" in out
     assert said.startswith(("recommended: ", "no recommendation: "))
 

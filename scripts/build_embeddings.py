@@ -30,21 +30,23 @@ TARGET = REPO / "data" / "embeddings" / "minilm-int8.npz"
 
 def main(prefixes: tuple[str, ...]) -> None:
     notebooks = sorted(p for p in (REPO / "notebooks").glob("*.ipynb") if not prefixes or p.name.startswith(prefixes))
-    with tempfile.TemporaryDirectory(prefix="chunklab-embeddings-") as scratch:
-        cache = Path(scratch) / "cache"
-        env = {**os.environ, "CHUNKLAB_CACHE": str(cache), "CHUNKLAB_SHIPPED_EMBEDDINGS": str(Path(scratch) / "none.npz"),
-               "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(REPO)}
-        for notebook in notebooks:
-            phases = Path(scratch) / f"{notebook.stem}.phases"
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbmake", str(notebook)],
-                           cwd=REPO, env={**env, "CHUNKLAB_PHASES": str(phases)}, check=True, stdout=subprocess.DEVNULL)
-            print(f"{notebook.name:<28} {time.perf_counter() - started:6.1f} s  {_phases(phases)}", flush=True)
-        built = cache / "minilm-embeddings.npz"
-        with np.load(built, allow_pickle=False) as stored:
-            count = len(stored["keys"])
-        TARGET.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(built, TARGET)
+    # the scratch folder (cache and phase reports) is removed only when every notebook passed
+    scratch = Path(tempfile.mkdtemp(prefix="chunklab-embeddings-"))
+    cache = scratch / "cache"
+    env = {**os.environ, "CHUNKLAB_CACHE": str(cache), "CHUNKLAB_SHIPPED_EMBEDDINGS": str(scratch / "none.npz"),
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(REPO)}
+    for notebook in notebooks:
+        phases = scratch / f"{notebook.stem}.phases"
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbmake", str(notebook)],
+                       cwd=REPO, env={**env, "CHUNKLAB_PHASES": str(phases)}, check=True, stdout=subprocess.DEVNULL)
+        print(f"{notebook.name:<28} {time.perf_counter() - started:6.1f} s  {_phases(phases)}", flush=True)
+    built = cache / "minilm-embeddings.npz"
+    with np.load(built, allow_pickle=False) as stored:
+        count = len(stored["keys"])
+    TARGET.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(built, TARGET)
+    shutil.rmtree(scratch)
     print(f"{TARGET.relative_to(REPO)}: {count} vectors, {TARGET.stat().st_size / 1e6:.1f} MB")
 
 

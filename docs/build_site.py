@@ -430,7 +430,12 @@ def api_pages() -> tuple[dict[str, str], dict[str, str]]:
             body += [heading, "-" * len(heading), "", f".. automodule:: {extra}", "   :members:", ""]
         for module, here in sections.get(layer, {}).items():  # what the guides use beyond the layer's __all__
             heading = f"``{module}``"
-            body += [heading, "-" * len(heading), "", f".. automodule:: {module}", ""]
+            if module in EXTRA_MODULES.get(layer, []):  # documented in full just above
+                continue
+            # a module named like an object documented above (the function `paired` in the module
+            # `paired`) is described once: its own section then only lists its names
+            same_name = [":no-index:"] if module in home.values() else []
+            body += [heading, "-" * len(heading), "", f".. automodule:: {module}", *(f"   {o}" for o in same_name), ""]
             if here:
                 body += [f"Used by the course and the guides from this module (not in ``{module_name}``'s ``__all__``):", ""]
             links[module] = module
@@ -540,7 +545,6 @@ def side_sections(sources: dict[str, Any]) -> dict[str, str]:
         "hybrid_standing": section(sources["16"], "## The hybrid chunker: the course's goal, on this page's leaderboards"),
         "against_practitioners": section(sources["16"], "## Against what practitioners use, on documents nobody tuned for"),
         "defaults_choice": section(sources["15"], "## Choosing the defaults on dev: a rule sized to the budget"),
-        "goal": section(sources["15"], "## Measure: the goal of the course"),
     }
 
 

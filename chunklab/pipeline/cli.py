@@ -26,8 +26,6 @@ Run ``chunklab --help`` (or ``python -m chunklab --help``). The commands:
   at least 90 % of resamples of the questions, with the chunkings ruled out and an estimate of how
   many more questions would separate the two leaders.
 
-Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
-as their HTML source instead, markup included (for question spans that index the source).
 * ``chunklab index PATH... --store DIR [--strategy NAME [--param ...]]...``: one ChromaDB collection
   per strategy and parameters (`chunklab.pipeline.store`), embedded in batches as documents are
   chunked (bounded memory); it says how many chunks were new and how many were already indexed.
@@ -35,6 +33,9 @@ as their HTML source instead, markup included (for question spans that index the
   the top-k chunks of a collection, with metadata filters; with ``--budget N``, hits best first
   until N characters are sent, each sending only the text better hits have not sent
   (`chunklab.pipeline.store.query`).
+
+Web pages are read as their visible main text (`chunklab.formats.web`); ``--html-source`` reads them
+as their HTML source instead, markup included (for question spans that index the source).
 
 ``--param`` belongs to the ``--strategy`` before it, so ``--strategy fixed --param chunk_size=200
 --strategy fixed --param chunk_size=800`` measures two chunkers. Values are parsed by the parameter's

@@ -69,8 +69,8 @@ def sentence_blocks(text: str) -> list[tuple[int, int]]:
 
     Paragraphs (blank lines between them, unless the break holds a form feed: text flows on across
     a page break) are cut again at line breaks around list items, table rows, headings, quotes, chat
-    lines, banners and lines of dialogue: before every line that opens like one (``- ``, ``1. ``,
-    ``(a) ``, ``|``, ``#``, ``>``, ``[14:02]``, ``=== ``, ``— ``), and after such a unit when the next
+    lines, banners and lines of dialogue: before every line that opens like one (``-``, ``1.``,
+    ``(a)``, ``===`` or ``—`` and a space; ``|``, ``#``, ``>``, ``[14:02]``), and after such a unit when the next
     line is not indented (an indented line continues the item). Other lines stay together, so
     hard-wrapped prose is not cut at its line ends (and neither is a heading that has no final
     punctuation and no marker: nothing marks it).

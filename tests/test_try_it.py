@@ -274,8 +274,8 @@ CASES = [
           lambda: {"TopicChunker": __import__("chunklab.strategies", fromlist=["TopicChunker"]).TopicChunker,
                    "article": load_document("article")},
           _topic_methods),
-    TryIt("13_page", "drag `pages_per_chunk` to 2 and pairs of pages merge",
-          "explore(PageChunker, report.text, max_chars=12_000, chunk_size=8000, pages_per_chunk=(1, 5, 1))",
+    TryIt("13_page", "then `pages_per_chunk` to 2,\nand pairs of pages merge",
+          "explore(PageChunker, report.text, max_chars=8_000, chunk_size=(500, 12_000, 100), pages_per_chunk=(1, 5, 1))",
           _report, _pages),
 ]
 COVERED = sorted({case.notebook for case in CASES})

@@ -42,3 +42,15 @@ def test_no_notebook_hides_the_progress_bar_of_a_measurement():
             if cell["cell_type"] == "code" and "progress=False" in source:
                 hidden.append(f"{path.name}: {source.splitlines()[0][:60]}")
     assert not hidden, hidden
+
+
+def test_every_notebook_says_how_long_it_takes_cold_and_warm():
+    """The first markdown cell says how long the notebook takes on two cores from a fresh clone and
+    when run again (measured by `make bench-course`, benchmarks/bench_course.py)."""
+    said = re.compile(r"\*Running time on two cores: about \d+ s from a fresh clone .*, about \d+ s when run again\.\*")
+    missing = []
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        first = next(c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown")
+        if not said.search("".join(first["source"])):
+            missing.append(path.name)
+    assert not missing, missing

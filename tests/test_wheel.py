@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -47,8 +48,10 @@ def test_wheel_installs_and_works_outside_the_repository(tmp_path: Path) -> None
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
+    # without PYTHONPATH: a clone on it (its build left chunklab_course.egg-info there) would look installed to pip
+    clean = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], capture_output=True,
-                             text=True, cwd=tmp_path)
+                             text=True, cwd=tmp_path, env=clean)
     assert install.returncode == 0, install.stderr[-2000:]
     run = subprocess.run([str(python), "-c", SCRIPT], capture_output=True, text=True, cwd=tmp_path,
                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})

@@ -34,7 +34,6 @@ Run: ``.venv/bin/python benchmarks/bench_course.py [--notebooks-only | --make-on
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -43,6 +42,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from chunklab.phases import read_report
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK_TARGET = 60.0
@@ -121,19 +122,10 @@ def cold_and_warm(name: str, command: list[str], clone: Path) -> Timing:
     env = course_env(clone)
     cold, cold_ok = timed(command, clone, {**env, "CHUNKLAB_PHASES": str(report)})
     warm, warm_ok = timed(command, clone, env)
-    timing = Timing(name, cold, warm, cold_ok and warm_ok, read_phases(report))
+    timing = Timing(name, cold, warm, cold_ok and warm_ok, {**dict.fromkeys(PHASES, 0.0), **read_report(report)})
     status = "passed" if timing.passed else "FAILED"
     print(f"  {name:<34} cold {cold:7.1f} s   warm {warm:7.1f} s   {status}", flush=True)
     return timing
-
-
-def read_phases(report: Path) -> dict[str, float]:
-    """The phase seconds every process of a run appended to `report`, summed per phase."""
-    totals = dict.fromkeys(PHASES, 0.0)
-    for line in report.read_text().splitlines() if report.is_file() else []:
-        for name, seconds in json.loads(line)["seconds"].items():
-            totals[name] = totals.get(name, 0.0) + seconds
-    return totals
 
 
 def measure(notebooks: bool = True, make: bool = True, e2e: bool = True, only: tuple[str, ...] = (),

@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 
-__all__ = ["phase", "phase_seconds"]
+__all__ = ["phase", "phase_seconds", "read_report"]
 
 _TOTALS: defaultdict[str, float] = defaultdict(float)
 _STACK: list[list[float]] = []  # per open phase: [start, seconds spent in nested phases]
@@ -42,6 +42,18 @@ def phase(name: str) -> Iterator[None]:
 def phase_seconds() -> dict[str, float]:
     """Seconds spent in each phase so far in this process (nested time counted once, innermost)."""
     return dict(_TOTALS)
+
+
+def read_report(path: str | os.PathLike[str]) -> dict[str, float]:
+    """The seconds per phase that every process appended to the ``CHUNKLAB_PHASES`` file `path`,
+    summed over the processes ({} when the file does not exist)."""
+    totals: dict[str, float] = {}
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as report:
+            for line in report:
+                for name, seconds in json.loads(line)["seconds"].items():
+                    totals[name] = totals.get(name, 0.0) + seconds
+    return totals
 
 
 def _report() -> None:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from chunklab.phases import read_report
+
 REPO = Path(__file__).resolve().parents[1]
 TARGET = REPO / "data" / "embeddings" / "minilm-int8.npz"
 
@@ -40,7 +42,8 @@ def main(prefixes: tuple[str, ...]) -> None:
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbmake", str(notebook)],
                        cwd=REPO, env={**env, "CHUNKLAB_PHASES": str(phases)}, check=True, stdout=subprocess.DEVNULL)
-        print(f"{notebook.name:<28} {time.perf_counter() - started:6.1f} s  {_phases(phases)}", flush=True)
+        spent = "  ".join(f"{name} {seconds:.1f} s" for name, seconds in sorted(read_report(phases).items()))
+        print(f"{notebook.name:<28} {time.perf_counter() - started:6.1f} s  {spent}", flush=True)
     built = cache / "minilm-embeddings.npz"
     with np.load(built, allow_pickle=False) as stored:
         count = len(stored["keys"])
@@ -48,17 +51,6 @@ def main(prefixes: tuple[str, ...]) -> None:
     shutil.copyfile(built, TARGET)
     shutil.rmtree(scratch)
     print(f"{TARGET.relative_to(REPO)}: {count} vectors, {TARGET.stat().st_size / 1e6:.1f} MB")
-
-
-def _phases(path: Path) -> str:
-    """The phase seconds the notebook's kernel reported (``chunklab.phases``), summed."""
-    import json
-
-    totals: dict[str, float] = {}
-    for line in path.read_text().splitlines() if path.is_file() else []:
-        for name, seconds in json.loads(line)["seconds"].items():
-            totals[name] = totals.get(name, 0.0) + seconds
-    return "  ".join(f"{name} {seconds:.1f} s" for name, seconds in sorted(totals.items()))
 
 
 if __name__ == "__main__":

@@ -200,9 +200,10 @@ class MiniLMEmbedder:
     def _shipped_vectors(self) -> dict[bytes, np.ndarray]:
         """The course's shipped vectors for this embedder's settings (read once; {} if none)."""
         if self._shipped is None:
-            self._load_model()
-            path = shipped_embeddings_path()
-            self._shipped = self._read(path, warn=False) if self.use_shipped else {}
+            self._shipped = {}
+            if self.use_shipped:
+                self._load_model()  # the file's settings are compared with the backend's
+                self._shipped = self._read(shipped_embeddings_path(), warn=False)
         return self._shipped
 
     def _load_model(self) -> None:

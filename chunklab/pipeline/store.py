@@ -477,20 +477,22 @@ def _within_budget(hits: Sequence[Hit], budget: int) -> list[Hit]:
     """`hits`, best first, each with the spans of new text it sends, until `budget` characters are spent."""
     from ..evaluation.expand import new_text_only
 
-    chunks = [hit.chunk for hit in hits]
-    kept, left, before = [], budget, 0
-    for i, hit in enumerate(hits):
-        pieces = new_text_only(chunks[: i + 1])  # the pieces of earlier hits, then this hit's new ones
-        sent = []
-        for _, start, end in pieces[before:]:
-            if left <= 0:
+    # new_text_only gives each hit's new pieces in hit order, each inside its own hit's span (text
+    # outside every earlier hit): one pass hands them back to their hits
+    pieces = new_text_only([hit.chunk for hit in hits])
+    kept, left, next_piece = [], budget, 0
+    for hit in hits:
+        chunk, source, sent = hit.chunk, hit.chunk.metadata.get("source", ""), []
+        while next_piece < len(pieces) and left > 0:
+            name, start, end = pieces[next_piece]
+            if name != source or not chunk.start <= start < end <= chunk.end:
                 break
             end = min(end, start + left)
             sent.append((start, end))
             left -= end - start
-        before = len(pieces)
+            next_piece += 1
         if sent:
-            kept.append(Hit(hit.chunk, hit.score, hit.id, tuple(sent)))
+            kept.append(Hit(chunk, hit.score, hit.id, tuple(sent)))
         if left <= 0:
             break
     return kept

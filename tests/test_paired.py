@@ -4,10 +4,21 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunklab.evaluation.budget import ROW_COLUMNS, Comparison
 from chunklab.evaluation.comparison import guidance
-from chunklab.evaluation.paired import bootstrap_weights, holm, interval_text, mcnemar_exact, p_text, paired, signed
+from chunklab.evaluation.paired import (
+    bootstrap_weights,
+    holm,
+    interval_text,
+    mcnemar_exact,
+    p_text,
+    paired,
+    paired_against,
+    signed,
+)
 from chunklab.evaluation.verdicts import curve, leaderboard
 
 
@@ -248,3 +259,29 @@ def test_holm_judges_p_values_together():
     assert holm([0.2, 0.001]) == [False, True] and holm([]) == []
     assert holm([0.02] * 3) == [False] * 3  # each alone is significant, three at once are not
     assert holm([0.01, 0.02], alpha=0.1) == [True, True]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(5, 60), st.integers(1, 6), st.booleans(), st.integers(0, 2**16))
+def test_paired_against_many_is_paired_one_by_one(n, m, binary, seed):
+    """The leaderboard's batched comparisons give exactly what `paired` gives pair by pair, for
+    yes/no scores (whole-number resampled sums) and for scores between 0 and 1."""
+    rng = np.random.default_rng(seed)
+    draw = (lambda size: rng.integers(0, 2, size).astype(float)) if binary else (lambda size: rng.random(size))
+    a, others = draw(n), draw((n, m))
+    names = [("a", f"b{j}") for j in range(m)]
+    together = paired_against(a, others, names, resamples=2_000)
+    alone = [paired(a, others[:, j], names[j], resamples=2_000) for j in range(m)]
+    if binary:
+        assert together == alone
+    else:
+        for t, s in zip(together, alone):
+            assert (t.verdict, t.p_value, t.a_only) == (s.verdict, s.p_value, s.a_only)
+            assert t.low == pytest.approx(s.low, abs=1e-6) and t.high == pytest.approx(s.high, abs=1e-6)
+
+
+def test_paired_against_refuses_shapes_that_do_not_pair():
+    with pytest.raises(ValueError, match="n × m"):
+        paired_against([1, 0, 1], np.zeros((2, 1)), [("a", "b")])
+    with pytest.raises(ValueError, match="n × m"):
+        paired_against([1, 0, 1], np.zeros((3, 2)), [("a", "b")])

@@ -55,7 +55,7 @@ def collapse_identical(result: Comparison) -> Comparison:
     Without chunks (a `Comparison` built by hand), nothing is collapsed.
     """
     chunkings = result.chunkings.copy()
-    labels = list(dict.fromkeys(result.rows["chunker"]))
+    labels = list(result.rows["chunker"].unique())  # in order of appearance
     context = result.rows.groupby("chunker", sort=False)["context"].first()
     kept: dict[tuple, str] = {}
     aliases: dict[str, list[str]] = {label: [] for label in chunkings.index}
@@ -74,7 +74,7 @@ def collapse_identical(result: Comparison) -> Comparison:
     if timings is not None and "chunker" in getattr(timings, "columns", ()):
         timings = timings[~timings["chunker"].isin(dropped)].reset_index(drop=True)
     rows = result.rows[~result.rows["chunker"].isin(dropped)].reset_index(drop=True)
-    measured = set(rows["chunker"])
+    measured = set(rows["chunker"].unique())
     return Comparison(
         rows=rows, chunkings=chunkings, timings=timings, budget_unit=result.budget_unit, tokenizer=result.tokenizer,
         chunks={label: chunks for label, chunks in result.chunks.items()

@@ -299,7 +299,7 @@ def combine(*results: Comparison) -> Comparison:
     first = results[0]
     if any((r.budget_unit, r.tokenizer) != (first.budget_unit, first.tokenizer) for r in results):
         raise ValueError("the comparisons count their budgets in different units")
-    seen = Counter(label for r in results for label in set(r.rows["chunker"]))
+    seen = Counter(label for r in results for label in r.rows["chunker"].unique())
     repeated = sorted(label for label, times in seen.items() if times > 1)
     if repeated:
         raise ValueError(f"chunking(s) {repeated} appear in more than one comparison")

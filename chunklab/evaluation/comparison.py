@@ -60,6 +60,7 @@ from .metrics import (
     structure_metrics,
 )
 from .paired import paired
+from .remembered import remembered
 from .retrieval import (
     RETRIEVERS,
     BM25Retriever,
@@ -228,6 +229,7 @@ def _chunker_columns(
     }
 
 
+@remembered
 def compare(
     chunkers: Mapping[str, Chunker] | Sequence[Chunker],
     docs: Sequence[Document | str] | None = None,
@@ -357,6 +359,7 @@ def compare_at_k(
     ))
 
 
+@remembered
 def compare_at_k_rows(
     chunkers: Mapping[str, Chunker] | Sequence[Chunker],
     docs: Sequence[Document | str] | None = None,

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from ..caches import PER_TEXT, cached
 from .paired import paired
 
 __all__ = [
@@ -82,14 +83,22 @@ def stratified_weights(groups: Sequence[Any], resamples: int = RESAMPLES, seed: 
     drawn in sorted order from one generator seeded with `seed`, so the same call gives the same draws."""
     if resamples < 1:
         raise ValueError(f"resamples must be >= 1, got {resamples}")
-    labels = [str(g) for g in groups]
+    labels = tuple(str(g) for g in groups)
     if not labels:
         raise ValueError("need at least one question")
+    return _stratified_weights(labels, resamples, seed)
+
+
+@cached(PER_TEXT)
+def _stratified_weights(labels: tuple[str, ...], resamples: int, seed: int) -> np.ndarray:
+    """`stratified_weights` of checked group labels, drawn once per set of questions (every
+    leaderboard of one comparison resamples the same questions), read-only."""
     rng = np.random.default_rng(seed)
     weights = np.zeros((resamples, len(labels)))
     for group in sorted(set(labels)):
         members = [i for i, label in enumerate(labels) if label == group]
         weights[:, members] = rng.multinomial(len(members), np.full(len(members), 1 / len(members)), size=resamples)
+    weights.flags.writeable = False
     return weights
 
 

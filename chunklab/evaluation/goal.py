@@ -176,8 +176,8 @@ def goal_verdict(result: Comparison, hybrid: str = HYBRID_SETTING, split: str | 
     import pandas as pd
 
     rows = []
-    for retriever in dict.fromkeys(result.rows["retriever"]):
-        for budget in sorted(set(result.rows["budget"])):
+    for retriever in result.rows["retriever"].unique():
+        for budget in sorted(set(result.rows["budget"].unique())):
             board = leaderboard(result, retriever, budget, split=split)
             if hybrid not in set(board["chunker"]):
                 raise ValueError(f"no chunking labelled {hybrid!r} was measured")
@@ -271,8 +271,8 @@ def unseen_verdict(result: Comparison, baseline: str, docs: Sequence[str], hybri
     if not docs:
         raise ValueError("unseen_verdict needs at least one document")
     rows = []
-    for retriever in dict.fromkeys(result.rows["retriever"]):
-        for budget in sorted(set(result.rows["budget"])):
+    for retriever in result.rows["retriever"].unique():
+        for budget in sorted(set(result.rows["budget"].unique())):
             table = _answered_by_question(result, retriever, budget, split, docs)
             for label in (hybrid, baseline):
                 if label not in table.columns:
@@ -311,7 +311,7 @@ def budget_sized(result: Comparison, labels: Mapping[int, str], label: str) -> C
     import pandas as pd
 
     rows = result.rows
-    if label in set(rows["chunker"]):
+    if label in set(rows["chunker"].unique()):
         raise ValueError(f"a chunking labelled {label!r} was measured already")
     parts = []
     for budget, measured in labels.items():

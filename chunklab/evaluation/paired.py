@@ -35,7 +35,9 @@ import numpy as np
 
 from ..caches import PER_TEXT, cached
 
-__all__ = ["Paired", "bootstrap_weights", "holm", "interval_text", "mcnemar_exact", "p_text", "paired", "signed"]
+__all__ = [
+    "Paired", "bootstrap_weights", "holm", "interval_text", "mcnemar_exact", "p_text", "paired", "paired_against", "signed",
+]
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -196,22 +198,62 @@ def _aligned(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _compare(x: np.ndarray, y: np.ndarray, names: tuple[str, str], confidence: float, weights: np.ndarray) -> Paired:
     """`paired` on aligned arrays with given bootstrap weights."""
+    return _compare_many(x, y[:, None], [names], confidence, weights)[0]
+
+
+def _compare_many(
+    x: np.ndarray, ys: np.ndarray, names: Sequence[tuple[str, str]], confidence: float, weights: np.ndarray
+) -> list[Paired]:
+    """`paired` of `x` against each column of `ys` (``(n, m)``), with given bootstrap weights.
+
+    Every column is resampled with the same weights in one matrix product, so comparing one
+    chunking with many costs about as much as comparing it with one; the result for a column is
+    the one `paired` gives for that pair alone (the resampled sums are whole numbers for yes/no
+    scores, so the order of summation cannot change them)."""
     n = len(x)
-    resampled = (weights @ (x - y).astype(np.float32)).astype(np.float64) / n
+    resampled = (weights @ (x[:, None] - ys).astype(np.float32)).astype(np.float64) / n
     tail = (1 - confidence) / 2
-    low, high = (float(v) for v in np.quantile(resampled, [tail, 1 - tail]))
-    binary = bool(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())
-    a_only = b_only = p_value = None
-    if binary:
-        a_only, b_only = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 1)).sum())
-        p_value = mcnemar_exact(a_only, b_only)
-    significant = (low > 0 or high < 0) and (p_value is None or p_value < 1 - confidence)
-    if significant:
-        verdict = f"{names[0]} beats {names[1]}" if low > 0 else f"{names[1]} beats {names[0]}"
-    else:
-        verdict = "no measurable difference"
-    return Paired(
-        a=names[0], b=names[1], questions=n, mean_a=float(x.mean()), mean_b=float(y.mean()),
-        difference=float(x.mean() - y.mean()), low=low, high=high, confidence=confidence,
-        a_only=a_only, b_only=b_only, p_value=p_value, verdict=verdict,
-    )
+    lows, highs = np.quantile(resampled, [tail, 1 - tail], axis=0)
+    x_binary = bool(np.isin(x, (0.0, 1.0)).all())
+    out = []
+    for j, pair in enumerate(names):
+        y = ys[:, j]
+        low, high = float(lows[j]), float(highs[j])
+        a_only = b_only = p_value = None
+        if x_binary and np.isin(y, (0.0, 1.0)).all():
+            a_only, b_only = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 1)).sum())
+            p_value = mcnemar_exact(a_only, b_only)
+        significant = (low > 0 or high < 0) and (p_value is None or p_value < 1 - confidence)
+        if significant:
+            verdict = f"{pair[0]} beats {pair[1]}" if low > 0 else f"{pair[1]} beats {pair[0]}"
+        else:
+            verdict = "no measurable difference"
+        out.append(Paired(
+            a=pair[0], b=pair[1], questions=n, mean_a=float(x.mean()), mean_b=float(y.mean()),
+            difference=float(x.mean() - y.mean()), low=low, high=high, confidence=confidence,
+            a_only=a_only, b_only=b_only, p_value=p_value, verdict=verdict,
+        ))
+    return out
+
+
+def paired_against(
+    a: Any,
+    others: Any,
+    names: Sequence[tuple[str, str]],
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> list[Paired]:
+    """`paired` of `a` (one score per question) against each column of `others` (a ``(questions,
+    m)`` array, rows in the order of `a`): the same results as m calls of `paired`, computed
+    together. `names` holds one ``(name of a, name of the other)`` pair per column."""
+    x = np.asarray(a, dtype=np.float64)
+    ys = np.asarray(others, dtype=np.float64)
+    if ys.ndim != 2 or ys.shape[0] != len(x) or len(x) == 0 or ys.shape[1] != len(names):
+        raise ValueError(f"need a of n scores, others of n × m scores and m names; got {x.shape}, {ys.shape} "
+                         f"and {len(names)} names")
+    if np.isnan(x).any() or np.isnan(ys).any():
+        raise ValueError("a and others must not hold missing scores")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    return _compare_many(x, ys, names, confidence, bootstrap_weights(len(x), resamples, seed))

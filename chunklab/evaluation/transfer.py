@@ -30,8 +30,8 @@ __all__ = ["leave_one_document_out", "rank_transfer", "unseen_documents"]
 def unseen_documents(result: Comparison) -> list[str]:
     """The documents of `result` that only test questions ask about (no dev question touches them)."""
     rows = result.rows
-    dev_docs = set(rows.loc[rows["split"] == "dev", "doc"])
-    return sorted(set(rows["doc"]) - dev_docs)
+    dev_docs = set(rows.loc[rows["split"] == "dev", "doc"].unique())
+    return sorted(set(rows["doc"].unique()) - dev_docs)
 
 
 def _means(rows: Any, metric: str, by: Sequence[str] = ()) -> Any:
@@ -57,7 +57,7 @@ def rank_transfer(
     rows = result.rows
     if groups is None:
         unseen = unseen_documents(result)
-        groups = {"course": sorted(set(rows["doc"]) - set(unseen)), "unseen": unseen}
+        groups = {"course": sorted(set(rows["doc"].unique()) - set(unseen)), "unseen": unseen}
     dev = rows[rows["split"] == "dev"]
     if dev.empty:
         raise ValueError("rank_transfer needs dev questions in the comparison (compare with split='all')")

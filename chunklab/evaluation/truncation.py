@@ -15,6 +15,7 @@ from ..formats.corpus import list_documents, load_document
 from ..models.resources import MINILM_MAX_TOKENS
 from ..text.length import TokenizerLike, count_tokens, token_span_array, token_span_arrays
 from .comparison import default_chunkers
+from .remembered import remembered
 
 __all__ = ["MINILM_SPECIAL_TOKENS", "model_token_count", "truncation_of", "truncation_table", "unread_chars"]
 
@@ -46,6 +47,7 @@ def _unread(text: str, spans: np.ndarray, room: int) -> int:
     return len(text) - int(spans[room - 1, 1]) if room > 0 else len(text)
 
 
+@remembered
 def truncation_table(
     chunkers: Mapping[str, Chunker] | None = None,
     docs: Sequence[Any] | None = None,
@@ -69,6 +71,7 @@ def truncation_table(
     return truncation_of(chunks, max_tokens, tokenizer, special_tokens)
 
 
+@remembered
 def truncation_of(
     chunks: Mapping[str, Sequence[Chunk]],
     max_tokens: int = MINILM_MAX_TOKENS,

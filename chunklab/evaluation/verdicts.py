@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from .budget import Comparison
 from .gate import RESAMPLES, Gate, resampling_gate
-from .paired import Paired, interval_text, p_text, paired, signed
+from .paired import Paired, interval_text, p_text, paired, paired_against, signed
 
 __all__ = ["NO_DIFFERENCE", "budget_guidance", "curve", "gate", "leaderboard", "named", "versus", "versus_text"]
 
@@ -44,14 +44,17 @@ _SHARES = ("answered", "recall", "precision", "iou")
 def _select(result: Comparison, retriever: str | None, budget: int | None, split: str | None) -> Any:
     """The rows of one retriever, budget and split (None: no restriction), checked to exist."""
     rows = result.rows
+    keep = None
     for column, value in (("retriever", retriever), ("budget", budget), ("split", split)):
         if value is None:
             continue
-        chosen = rows[column] == value
+        chosen = (rows[column] == value).to_numpy()
         if not chosen.any():
             raise ValueError(f"no rows with {column} = {value!r}; there are: {sorted(rows[column].unique())}")
-        rows = rows[chosen]
-    return rows
+        keep = chosen if keep is None else keep & chosen
+    if keep is not None and not keep.any():
+        raise ValueError(f"no rows with retriever = {retriever!r}, budget = {budget!r} and split = {split!r} together")
+    return rows if keep is None else rows[keep]  # one selection: each one copies every column
 
 
 def _per_question(rows: Any, metric: str) -> Any:
@@ -63,7 +66,7 @@ def _per_question(rows: Any, metric: str) -> Any:
     table = rows.pivot(index="question", columns="chunker", values=metric)
     if table.isna().any().any():
         raise ValueError("the chunkings were not measured on the same questions")
-    return table[list(dict.fromkeys(rows["chunker"]))]
+    return table[list(rows["chunker"].unique())]  # in order of appearance
 
 
 #: Two means closer than this are the same mean (they differ only by floating-point rounding).
@@ -80,12 +83,19 @@ def _ranked(table: Any, confidence: float, resamples: int, seed: int) -> list[tu
     """
     means = table.mean().sort_values(ascending=False, kind="stable")
     leaders = [label for label in means.index if means.iloc[0] - means[label] < _SAME_MEAN]
+    others = list(means.index[1:])
+    against: dict[str, list[Paired]] = {label: [] for label in others}
+    for best in leaders:  # each leader against every other chunking at once: one matrix product
+        rest = [label for label in others if label != best]
+        if rest:
+            comparisons = paired_against(table[best].to_numpy(), table[rest].to_numpy(),
+                                         [(best, label) for label in rest], confidence, resamples, seed)
+            for label, comparison in zip(rest, comparisons):
+                against[label].append(comparison)
     out: list[tuple[str, float, Paired | None]] = [(leaders[0], float(means.iloc[0]), None)]
-    for label in means.index[1:]:
-        comparisons = [paired(table[best].to_numpy(), table[label].to_numpy(), (best, label), confidence, resamples,
-                              seed) for best in leaders if best != label]
-        beaten = [c for c in comparisons if c.winner == c.a]
-        out.append((label, float(means[label]), (beaten or comparisons)[0]))
+    for label in others:
+        beaten = [c for c in against[label] if c.winner == c.a]
+        out.append((label, float(means[label]), (beaten or against[label])[0]))
     return out
 
 
@@ -211,7 +221,7 @@ def curve(result: Comparison, retriever: str, metric: str = "answered", split: s
     if metric not in rows.columns:
         raise ValueError(f"unknown metric {metric!r}")
     table = rows.pivot_table(index="budget", columns="chunker", values=metric, aggfunc="mean", sort=True)
-    return table[list(dict.fromkeys(rows["chunker"]))]
+    return table[list(rows["chunker"].unique())]  # in order of appearance
 
 
 def versus(
@@ -238,15 +248,15 @@ def versus(
 
     rows = _select(result, retriever, None, split)
     labels = list(dict.fromkeys(label for pair in pairs for label in pair))
-    missing = sorted(set(labels) - set(rows["chunker"]))
+    missing = sorted(set(labels) - set(rows["chunker"].unique()))
     if missing:
         raise ValueError(f"no rows for chunking(s) {missing} with {retriever}")
     rows = rows[rows["chunker"].isin(labels)]
     records = []
-    for budget in sorted(set(rows["budget"])) if budgets is None else budgets:
+    for budget in sorted(set(rows["budget"].unique())) if budgets is None else budgets:
         at_budget = rows[rows["budget"] == budget]
         if at_budget.empty:
-            raise ValueError(f"no rows with budget = {budget!r}; there are: {sorted(set(rows['budget']))}")
+            raise ValueError(f"no rows with budget = {budget!r}; there are: {sorted(set(rows['budget'].unique()))}")
         table = _per_question(at_budget, metric)
         for a, b in pairs:
             comparison = paired(table[a], table[b], (a, b), confidence, resamples, seed)
@@ -312,7 +322,7 @@ def budget_guidance(
     many are measurably worse; or "no measurable difference" when none is. `split` keeps one
     question split.
     """
-    budgets = sorted(set(result.rows["budget"]))
+    budgets = sorted(set(result.rows["budget"].unique()))
     if budget is None:
         if len(budgets) != 1:
             raise ValueError(f"choose a budget: one of {budgets}")

@@ -148,7 +148,7 @@ class MiniLMEmbedder:
         and replaced on the next write. Returns the embedder.
         """
         self._path = pathlib.Path(path)
-        self._load_model()
+        self._decide_backend()
         with _lock(self._path):
             stored = self._read(self._path, warn=True)
         for key, vector in stored.items():
@@ -202,13 +202,27 @@ class MiniLMEmbedder:
         if self._shipped is None:
             self._shipped = {}
             if self.use_shipped:
-                self._load_model()  # the file's settings are compared with the backend's
+                self._decide_backend()  # the file's settings are compared with the backend's
                 self._shipped = self._read(shipped_embeddings_path(), warn=False)
         return self._shipped
 
+    def _decide_backend(self) -> None:
+        """Set `backend` to the one `_load_model` will load, without loading a model: the files this
+        embedder reads are for one backend, and a run whose vectors are all stored needs no model."""
+        if self.backend is None:
+            self.backend = _expected_backend()
+
     def _load_model(self) -> None:
-        if self._model is None:
-            self._model, self.backend = _load_minilm(self.max_tokens)
+        if self._model is not None:
+            return
+        self._model, loaded = _load_minilm(self.max_tokens)
+        if self.backend is not None and loaded != self.backend:  # the official model failed to load
+            warnings.warn(f"MiniLM loaded with {loaded}, not {self.backend}: the stored vectors of {self.backend} are "
+                          "set aside", stacklevel=3)
+            self._cache.clear()
+            self._shipped = None
+            self._saved = 0
+        self.backend = loaded
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         self._load_model()
@@ -265,6 +279,21 @@ def _load_minilm(max_tokens: int) -> tuple[Any, str]:
     tokenizer.no_padding()
     tokenizer.enable_truncation(max_length=max_tokens)
     return (tokenizer, minilm_onnx_session()), "onnx-int8"
+
+
+def _expected_backend() -> str:
+    """The backend `_load_minilm` picks, found without loading it: ``"sentence-transformers"`` when
+    that package is installed and the official model's files are in the local Hugging Face cache."""
+    import importlib.util
+
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return "onnx-int8"
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return "onnx-int8"
+    found = isinstance(try_to_load_from_cache(OFFICIAL_MINILM, "config.json"), str)
+    return "sentence-transformers" if found else "onnx-int8"
 
 
 def _official_minilm(max_tokens: int) -> Any:

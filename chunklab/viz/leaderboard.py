@@ -174,8 +174,8 @@ def leaderboard_explorer(
     """
     import ipywidgets as widgets
 
-    retrievers = list(dict.fromkeys(result.rows["retriever"]))
-    budgets = sorted(int(b) for b in set(result.rows["budget"]))
+    retrievers = list(result.rows["retriever"].unique())
+    budgets = sorted(int(b) for b in result.rows["budget"].unique())
     retriever = retrievers[0] if retriever is None else retriever
     budget = budgets[len(budgets) // 2] if budget is None else budget
     rendered: dict[tuple[str, int], str] = {}
@@ -223,7 +223,7 @@ def curve_plot(
     """
     import matplotlib.pyplot as plt
 
-    retrievers = list(dict.fromkeys(result.rows["retriever"])) if retrievers is None else list(retrievers)
+    retrievers = list(result.rows["retriever"].unique()) if retrievers is None else list(retrievers)
     tables = {name: curve(result, name, metric, split) for name in retrievers}
     if highlight is None:
         leaders = [label for table in tables.values() for _, means in table.iterrows()

@@ -1,6 +1,7 @@
 """Notebook 16's views of a budget comparison, on comparisons built by hand with known answers: the
 leaderboard with dev beside test (data, HTML, dropdowns), the curves, `versus` and `combine`."""
 
+import itertools
 import re
 
 import matplotlib
@@ -188,18 +189,23 @@ def test_combine_joins_comparisons_and_refuses_a_label_measured_twice():
         combine()
 
 
-def test_curve_plot_draws_the_baseline_dashed_and_keeps_end_labels_apart():
-    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "fixed": {"test": yes(10, 8)}})
-    fig = curve_plot(result, retrievers=["bm25"])
+def test_curve_plot_draws_the_baseline_dashed_and_names_each_line_at_its_end():
+    result = build({"small": {"test": yes(10, 2)}, "big": {"test": yes(10, 9)}, "fixed": {"test": yes(10, 9)}})
+    fig = curve_plot(result, retrievers=["bm25"], highlight=["small", "big"])
     try:
         (ax,) = fig.axes
         fixed = next(line for line in ax.get_lines() if line.get_label() == "fixed")
         assert fixed.get_linestyle() == "--"
         assert not any(line.get_label().endswith("other chunking") for line in ax.get_lines())
-        ends = {t.get_text(): t.xy[1] for t in ax.texts}
-        assert set(ends) == {"small", "big", "fixed"}
-        # big and fixed both end at 0.9: their labels are moved apart; small (0.2) keeps its place
-        assert abs(ends["big"] - ends["fixed"]) >= 0.035 and ends["small"] == pytest.approx(0.2)
+        names = {t.get_text(): t for t in ax.texts}
+        assert set(names) == {"small", "big", "fixed"}
+        assert {name: t.xy for name, t in names.items()} == {"small": (1000, 0.2), "big": (1000, 0.9),
+                                                              "fixed": (1000, 0.9)}  # each stroke starts at its line's end
+        # big and fixed both end at 0.9: their names are moved apart; small (0.2) keeps its place
+        boxes = dict(word_boxes(fig))
+        assert not boxes[names["big"]].overlaps(boxes[names["fixed"]])
+        assert names["small"].xyann[1] == pytest.approx(0.2)
+        assert all(boxes[t].x0 > ax.bbox.x1 for t in names.values()), "the names stand beside the panel"
     finally:
         matplotlib.pyplot.close(fig)
 
@@ -267,24 +273,101 @@ def test_identical_chunkings_collapse_into_one_row_that_names_its_aliases():
     assert list(collapse_identical(RESULT).rows["chunker"].unique()) == ["good", "close", "bad"]
 
 
-def test_curve_plot_labels_do_not_collide_and_the_legend_hides_no_line():
-    # Notebook 16's budgets: 2,900 (five chunks of 200 tokens) sits between 2,000 and 4,000 on the log axis.
-    budgets = (250, 500, 1000, 2000, 2900, 4000)
-    names = ["small", "big", "fixed", "a", "b", "c", "d", "e"]
-    result = build({name: {"test": yes(20, 3 + 2 * i)} for i, name in enumerate(names)}, budgets=budgets)
-    fig = curve_plot(result, references=["d", "e"])
+def word_boxes(fig):
+    """Every text the figure draws, with the box of its words (an annotation's stroke left out), once
+    laid out; tick labels only for the ticks inside the axis' limits (the others are not drawn)."""
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    shown = {}
+    for ax in fig.axes:
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            for tick in axis.get_major_ticks():
+                inside = min(limits) <= tick.get_loc() <= max(limits)
+                shown.update({id(tick.label1): inside, id(tick.label2): inside})
+    return [(text, Text.get_window_extent(text, renderer)) for text in fig.findobj(Text)
+            if text.get_visible() and text.get_text().strip() and shown.get(id(text), True)]
+
+
+def rising(curves, questions=40, budgets=(250, 500, 1000, 2000, 2900, 4000)):
+    """A Comparison on test questions where ``curves[chunker][retriever]`` is the number of questions
+    answered at each budget (the first ones, so every curve rises)."""
+    rows = []
+    for chunker, by_retriever in curves.items():
+        for retriever, counts in by_retriever.items():
+            for budget, count in zip(budgets, counts):
+                for i in range(questions):
+                    got = float(i < count)
+                    rows.append({"question": f"test-{i}", "doc": "d", "doc_kind": "text", "kind": "fact",
+                                 "split": "test", "chunker": chunker, "context": False, "retriever": retriever,
+                                 "budget": budget, "answered": got, "recall": got, "precision": got / 4,
+                                 "iou": got / 5, "sent": float(budget), "chunks_sent": 2.0})
+    chunkings = pd.DataFrame({"chunker": list(curves), "chunks": 10}).set_index("chunker")
+    timings = pd.DataFrame({"chunker": list(curves), "retriever": "bm25", "index_seconds": 0.1})
+    return Comparison(rows=pd.DataFrame(rows, columns=list(ROW_COLUMNS)), chunkings=chunkings, timings=timings,
+                      budget_unit="chars")
+
+
+LONG_REFERENCE = "LangChain RecursiveCharacterTextSplitter 1000/200"
+
+
+def test_no_two_words_of_the_curves_overlap_in_a_panel_or_across_panels():
+    # Notebook 16's figure: six budgets (2,900, five chunks of 200 tokens, sits between 2,000 and 4,000 on
+    # the log axis), two panels, 25 grey chunkings, and five named lines ending within two questions of each
+    # other, one of them a reference with a long name, in another order in each panel.
+    named = {"hybrid + context": ([9, 18, 25, 29, 30, 31], [8, 17, 24, 28, 31, 32]),
+             "markdown + context": ([6, 16, 23, 28, 30, 31], [6, 16, 22, 27, 30, 31]),
+             LONG_REFERENCE: ([4, 11, 21, 27, 30, 32], [5, 11, 20, 25, 28, 31]),
+             "hybrid": ([8, 17, 24, 28, 29, 30], [9, 18, 25, 29, 31, 33]),
+             "fixed": ([5, 12, 17, 22, 24, 26], [4, 11, 16, 22, 24, 26])}
+    grey = {f"other {i}": ([1, 3 + i % 5, 10 + i % 7, 15 + i % 9, 18 + i % 9, 20 + i % 9],) * 2 for i in range(25)}
+    curves = {label: {"bm25": bm25, "dense": dense} for label, (bm25, dense) in {**named, **grey}.items()}
+    fig = curve_plot(rising(curves), references=[LONG_REFERENCE, "other 3"])
     try:
-        renderer = fig.canvas.get_renderer()
-        fig.draw(renderer)
+        boxes = word_boxes(fig)
+        names = [text for ax in fig.axes for text in ax.texts]
+        assert len(names) == 10 and f"↳ {LONG_REFERENCE}" in {" ".join(t.get_text().split()) for t in names}
         for ax in fig.axes:
-            boxes = [label.get_window_extent(renderer) for label in ax.get_xticklabels()]
-            assert [label.get_text() for label in ax.get_xticklabels()] == [f"{b:,}" for b in budgets]
-            assert not any(left.overlaps(right) for left, right in zip(boxes, boxes[1:])), "budget labels collide"
+            ticks = {tick: label.get_text() for minor in (False, True)
+                     for tick, label in zip(ax.get_xticks(minor=minor), ax.get_xticklabels(minor=minor))}
+            assert [ticks[b] for b in sorted(ticks)] == ["250", "500", "1,000", "2,000", "2,900", "4,000"], ticks
+        collisions = [(a.get_text(), b.get_text()) for (a, box), (b, other) in itertools.combinations(boxes, 2)
+                      if box.overlaps(other)]
+        assert not collisions, collisions
+        inside = fig.bbox
+        assert all(inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+                   for _, box in boxes), "a text runs off the figure"
+        panels = [ax.get_window_extent() for ax in fig.axes]
+        assert not any(box.overlaps(panel) for text, box in boxes if text in names for panel in panels), \
+            "a name covers a panel"
         (legend,) = fig.legends
-        box = legend.get_window_extent(renderer)
-        assert not any(box.overlaps(ax.get_window_extent(renderer)) for ax in fig.axes), "the legend covers a panel"
+        box = legend.get_window_extent()
+        assert not any(box.overlaps(panel) for panel in panels), "the legend covers a panel"
         drawn = {line.get_label() for ax in fig.axes for line in ax.get_lines() if not line.get_label().startswith("_")}
         assert {text.get_text() for text in legend.get_texts()} == drawn, "one legend names every line"
+    finally:
+        matplotlib.pyplot.close(fig)
+
+
+def test_budget_labels_too_close_for_one_line_take_a_second_one_or_give_way():
+    budgets = (250, 500, 1000, 2000, 2100, 2200, 2300, 4000)
+    curves = {"a": {"bm25": [1, 2, 3, 4, 5, 6, 7, 8]}, "b": {"bm25": [0, 1, 2, 3, 4, 5, 6, 7]}}
+    fig = curve_plot(rising(curves, budgets=budgets), retrievers=["bm25"])
+    try:
+        (ax,) = fig.axes
+        first = dict(zip(ax.get_xticks(), (label.get_text() for label in ax.get_xticklabels())))
+        second = dict(zip(ax.get_xticks(minor=True), (label.get_text() for label in ax.get_xticklabels(minor=True))))
+        assert sorted([*first, *second]) == list(budgets), "every budget keeps its tick"
+        assert all(text in ("", f"{budget:,}") for budget, text in {**first, **second}.items())
+        assert [first[b] for b in (250, 500, 1000, 2000, 4000)] == ["250", "500", "1,000", "2,000", "4,000"]
+        assert any(second.values()) and "" in second.values()  # a label on the second line, and one given way
+        drawn = word_boxes(fig)
+        upper = [box for text, box in drawn if text in ax.get_xticklabels()]
+        lower = [box for text, box in drawn if text in ax.get_xticklabels(minor=True)]
+        assert (len(upper), len(lower)) == (5, 1)  # 2,100 one line lower; 2,200 and 2,300 give way
+        assert not any(a.overlaps(b) for a, b in itertools.combinations(upper + lower, 2))
+        assert max(box.y1 for box in lower) < min(box.y0 for box in upper), "the second line is lower"
     finally:
         matplotlib.pyplot.close(fig)
 

@@ -99,3 +99,29 @@ def test_the_name_pattern_catches_what_it_is_for() -> None:
         assert EQUALITY_NAMES.fullmatch(name), name
     for name in ("entities", "tidied", "time_budget", "my_untied", "multiple"):
         assert not EQUALITY_NAMES.fullmatch(name), name
+
+
+
+#: How the course cites Kamradt's walk-through, wherever it names it: one author, one title, one year. The
+#: notebook was public by 11 January 2024 (LlamaIndex's semantic-chunking pack for llama-hub, proposed that
+#: day, links it); the course gives the year only.
+KAMRADT = "Greg Kamradt's *5 Levels of Text Splitting* (2024"
+
+
+def _readable(path: Path) -> str:
+    """A notebook's cells or a text file, with runs of whitespace made one space."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        text = "\n".join("".join(cell["source"]) for cell in json.loads(text)["cells"])
+    return " ".join(text.split())
+
+
+def test_every_citation_of_the_five_levels_gives_the_same_author_title_and_year() -> None:
+    root = Path(__file__).resolve().parent.parent
+    texts = {path.relative_to(root).as_posix(): _readable(path)
+             for pattern in ("notebooks/*.ipynb", "docs/**/*.md", "*.md", "data/**/*.md", "chunklab/**/*.py")
+             for path in root.glob(pattern)}
+    cited = {name: text.count("Levels of Text Splitting") for name, text in texts.items()}
+    assert sum(cited.values()) >= 3, cited  # notebooks 03, 04 and 08a cite it
+    for name, text in texts.items():
+        assert text.count(KAMRADT) == cited[name], f"{name} cites the five levels otherwise than {KAMRADT!r}"

@@ -21,6 +21,7 @@ The viz layer does not import the integrations: the caller passes the reference 
 from __future__ import annotations
 
 import html
+import textwrap
 from typing import Any, Collection, Sequence
 
 from ..evaluation.budget import Comparison
@@ -215,11 +216,14 @@ def curve_plot(
     The x axis is the text sent per question (log scale, a tick at every budget measured). A thick
     pale band traces the front: the best mean at each budget. The chunkings in `highlight` (default:
     every chunking with the best mean at some budget of some panel, all of them when several share
-    it, at most six) are coloured and named at the right end of their line, and `baseline` (if
-    measured) is a dashed black line; the others are thin grey lines. A chunking in `references`
-    (what practitioners use) is drawn dotted and named with "↳" wherever it is drawn. The budget
-    labels are slanted when two budgets lie close together on the log axis (2,000, 2,900 and 4,000),
-    and the legend sits below the panels, where it hides no line. Returns the Figure.
+    it, at most six) are coloured and named beside the panel, right of the end of their line (a thin
+    stroke joins each name to its line), and `baseline` (if measured) is a dashed black line; the
+    others are thin grey lines. A chunking in `references` (what practitioners use) is drawn dotted
+    and named with "↳" wherever it is drawn. No two words of the figure overlap: the names beside a
+    panel are wrapped when long, stacked apart within the panel's height, and kept out of the next
+    panel by the constrained layout; a budget label that would touch the one before it goes one line
+    lower (2,000, 2,900 and 4,000), and is left out only when even that leaves no room. The legend
+    sits below the panels, where it hides no line. Returns the Figure.
     """
     import matplotlib.pyplot as plt
 
@@ -252,17 +256,18 @@ def curve_plot(
             if label in references:
                 style["linestyle"] = ":"
             ax.plot(budgets, table[label], zorder=3, label=_tagged(label, references), **style)
-        ends = _spread([float(table[label].iloc[-1]) for label in shown], 0.04 * float(table.max().max() or 1))
-        for label, y in zip(shown, ends):
-            ax.annotate(_tagged(label, references), (budgets[-1], y), xytext=(6, 0), textcoords="offset points",
-                        fontsize=8, va="center", color=colours.get(label, "black"))
+        for label in shown:
+            end, colour = float(table[label].iloc[-1]), colours.get(label, "black")
+            # The name starts just right of the panel, level with its line's end; `_settle` moves it up
+            # or down when names would overlap.
+            ax.annotate(_wrapped(_tagged(label, references)), (budgets[-1], end), xytext=(_NAME_X, end),
+                        textcoords=("axes fraction", "data"), fontsize=8, va="center", ha="left", color=colour,
+                        annotation_clip=False,
+                        arrowprops=dict(arrowstyle="-", color=colour, linewidth=0.6, shrinkA=1, shrinkB=3))
         ax.set_xscale("log")
-        ax.set_xticks(budgets)
-        crowded = len(budgets) > 6 or any(high / low < _CROWDED_RATIO for low, high in zip(budgets, budgets[1:]))
-        ax.set_xticklabels([f"{b:,}" for b in budgets], rotation=45 if crowded else 0, ha="right" if crowded else "center",
-                           rotation_mode="anchor" if crowded else "default")
+        ax.set_xticks(budgets, labels=[f"{b:,}" for b in budgets])
         ax.minorticks_off()
-        ax.set_xlim(budgets[0] * 0.9, budgets[-1] * 1.6)
+        ax.set_xlim(budgets[0] / _X_MARGIN, budgets[-1] * _X_MARGIN)
         where = f", {split} questions" if split else ""
         ax.set(xlabel=f"{result.unit_label()} sent per question (log scale)", title=f"{name}{where}")
         ax.grid(alpha=0.3)
@@ -273,26 +278,87 @@ def curve_plot(
             entries.setdefault(label, handle)
     fig.legend(handles=list(entries.values()), labels=list(entries), loc="outside lower center", fontsize=8,
                ncol=min(len(entries), 2 * len(retrievers) + 1), frameon=False)
+    _settle(fig, list(axes[0]))
     return fig
 
 
-#: Neighbouring budgets closer than this ratio get slanted labels: on the log axis their upright labels
-#: would run into each other (2,900 is 1.45 times 2,000; a doubling series is 2 apart).
-_CROWDED_RATIO = 1.6
+#: Where the names of the lines start: just right of the panel (in axes fraction).
+_NAME_X = 1.04
+#: The log x axis reaches this factor beyond the smallest and the largest budget.
+_X_MARGIN = 1.15
+#: Names of lines are wrapped to lines of at most this many characters (a word is never broken).
+_NAME_WIDTH = 24
+#: The space kept between two labels, in points.
+_LABEL_GAP = 2.0
+
+
+def _wrapped(label: str) -> str:
+    """`label` on lines of at most `_NAME_WIDTH` characters (a longer word stays whole)."""
+    return textwrap.fill(label, _NAME_WIDTH, break_long_words=False, break_on_hyphens=False)
+
+
+def _settle(fig: Any, axes: Sequence[Any]) -> None:
+    """Lay the figure out, then move what would overlap: in every panel, the budget labels
+    (`_budget_rows`) and the names beside it (`_stack_names`). Measured on the laid-out figure, so
+    with the fonts, the size and the margins it is shown with (a PNG at another resolution scales
+    all of them alike)."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        _budget_rows(ax, renderer)
+    fig.draw_without_rendering()
+    for ax in axes:
+        _stack_names(ax, renderer)
+
+
+def _budget_rows(ax: Any, renderer: Any) -> None:
+    """Each budget label on the first line under the axis where it clears the label before it by
+    `_LABEL_GAP`, else on a second line, else (no room on either) left out. The second line is
+    drawn by minor ticks as long as the major ones, their labels further down; every budget keeps
+    its tick."""
+    gap = renderer.points_to_pixels(_LABEL_GAP)
+    lines: tuple[list, list] = ([], [])  # (budget, label) on the first and the second line
+    ends = [float("-inf"), float("-inf")]  # the right end of the last label on each line
+    for tick, label in zip(ax.get_xticks(), ax.get_xticklabels()):
+        box = label.get_window_extent(renderer)
+        row = next((r for r in (0, 1) if box.x0 >= ends[r] + gap), None)
+        if row is not None:
+            ends[row] = box.x1
+        lines[1 if row is None else row].append((tick, label.get_text() if row is not None else ""))
+    if not lines[1]:
+        return
+    major, size = ax.xaxis.get_major_ticks()[0], ax.get_xticklabels()[0].get_size()
+    for minor, line in enumerate(lines):
+        ax.set_xticks([tick for tick, _ in line], labels=[text for _, text in line], minor=bool(minor))
+    ax.tick_params(axis="x", which="minor", length=major.tick1line.get_markersize(), labelsize=size,
+                   width=major.tick1line.get_markeredgewidth(), pad=major.get_pad() + 1.25 * size)
+
+
+def _stack_names(ax: Any, renderer: Any) -> None:
+    """The names beside `ax` moved apart just enough that none overlaps another (by `_LABEL_GAP`),
+    each as near its line's end as that allows, all within the panel's height."""
+    from matplotlib.text import Annotation, Text
+
+    names = [text for text in ax.texts if isinstance(text, Annotation)]
+    if not names:
+        return
+    gap = renderer.points_to_pixels(_LABEL_GAP)
+    heights = [Text.get_window_extent(name, renderer).height for name in names]  # the words, not the stroke
+    wanted = [ax.transData.transform(name.xy)[1] for name in names]
+    order = sorted(range(len(names)), key=lambda i: wanted[i])
+    centre, floor = {}, float("-inf")  # from the lowest up: each above the one below
+    for i in order:
+        centre[i] = max(wanted[i], floor + gap + heights[i] / 2)
+        floor = centre[i] + heights[i] / 2
+    ceiling = ax.bbox.y1 + gap  # from the highest down: within the panel, each below the one above
+    for i in reversed(order):
+        centre[i] = min(centre[i], ceiling - gap - heights[i] / 2)
+        ceiling = centre[i] - heights[i] / 2
+    to_data = ax.transData.inverted()
+    for i, name in enumerate(names):
+        name.xyann = (name.xyann[0], float(to_data.transform((0.0, centre[i]))[1]))
 
 
 def _tagged(label: str, references: Collection[str]) -> str:
     """`label`, prefixed "↳ " when it is a reference row."""
     return f"↳ {label}" if label in references else label
-
-
-def _spread(values: Sequence[float], gap: float) -> list[float]:
-    """`values` with each one, from the lowest up, raised just enough to stand at least `gap` above
-    the one below it (for the labels at the end of lines that end close together)."""
-    placed = list(values)
-    previous = None
-    for i in sorted(range(len(values)), key=lambda i: values[i]):
-        if previous is not None:
-            placed[i] = max(values[i], previous + gap)
-        previous = placed[i]
-    return placed

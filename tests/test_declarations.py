@@ -10,6 +10,7 @@ the learner sees, and say so in the commit."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from chunklab import CHUNKERS
 from chunklab.constraints import Param
 from chunklab.core import Chunker
 from chunklab.metadata import plain
+from chunklab.viz.chunks import render_html
 from chunklab.viz.explorer import Explorer
 
 RECORD = Path(__file__).parent / "fixtures" / "explorer_controls.json"
@@ -151,6 +153,17 @@ def test_a_hint_that_cannot_be_read_yet_is_checked_on_first_use(monkeypatch: pyt
     monkeypatch.setitem(globals(), "_Later", int)
     with pytest.raises(TypeError, match=r"names \['mode'\], which are not parameters"):
         early.declarations()
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKERS))
+def test_the_parameters_passed_to_the_view_are_those_it_was_given_by_name(name: str) -> None:
+    """The explorer once passed on every parameter named as a keyword-only option of `render_html`
+    (but the two it sets itself); now each declares it (``Param(view_option=...)``), and the same
+    ones do, to the option of their own name."""
+    options = {n for n, p in inspect.signature(render_html).parameters.items() if p.kind is p.KEYWORD_ONLY}
+    by_name = {p: p for p in CHUNKERS[name].param_specs() if p in options - {"max_chars", "attrs"}}
+    declared = {p: d.view_option for p, d in CHUNKERS[name].declarations().items() if d.view_option}
+    assert declared == by_name
 
 
 def _windows_with(name: str, hint: str) -> type[Chunker]:

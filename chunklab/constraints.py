@@ -32,7 +32,7 @@ import math
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Literal
 
 __all__ = [
@@ -388,6 +388,13 @@ class Param:
         by = None if self.slider_by is None else (self.slider_by[0], frozenset(self.slider_by[1].items()))
         return hash((self.low, self.high, self.slider, by, frozenset(self.active_when.items()),
                      self.counted_in_unit, self.size_measure, self.view_option))
+
+    def __repr__(self) -> str:
+        """Only what is declared, as it would be written: ``Param(low=1, slider=(20, 2000, 10))``
+        (a signature in the API reference shows it)."""
+        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default
+                 and not (f.name == "active_when" and not self.active_when)]
+        return f"Param({', '.join(given)})"
 
     @property
     def bounded(self) -> bool:

@@ -9,7 +9,7 @@ methods) carries its constraint: ``Annotated[Any, HasMethods(methods=("split_tex
 in the same ``Annotated`` adds the rest: a number's interval, its slider, when it acts, whether it
 is a size counted in the chunker's unit::
 
-    chunk_size: Annotated[int, Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 500
+    chunk_size: Annotated[int, Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 600
 
 `constraint_for` turns a hint into a `Constraint` (the interval from its `Param`), and from that one
 object
@@ -348,7 +348,7 @@ class Objects(Constraint):
 @dataclass(frozen=True, kw_only=True)
 class Param:
     """One parameter's declaration beyond its type, put in its hint: ``chunk_size: Annotated[int,
-    Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 500``. A parameter without one
+    Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 600``. A parameter without one
     declares nothing beyond its type (``Param()``). Everything about a parameter is said here, once:
 
     * `low`, `high`: the inclusive interval of a number (None leaves a side open); part of its

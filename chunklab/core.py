@@ -168,7 +168,7 @@ class Chunker:
       `chunklab.constraints.Param` for the rest (a number's interval, its slider in `explore`,
       ranges that follow a choice, when it acts, whether it is a size counted in the unit, its
       part in how sizes are counted): ``chunk_size: Annotated[int, Param(low=1, slider=(20, 2000,
-      10), counted_in_unit=True)] = 500``. `declarations` and `constraints` read them, and
+      10), counted_in_unit=True)] = 600``. `declarations` and `constraints` read them, and
       validation, the command line and `explore` read those. A class that declares a parameter
       anywhere else (a ``bounds`` or ``widget_hints`` class attribute, a `Param` on a class
       attribute) or names in a `Param` a parameter it does not have is refused when it is made;

@@ -1,19 +1,26 @@
-"""What a chunker parameter may hold: one `Constraint` per parameter, read by everything that
-handles parameters.
+"""What a chunker parameter may hold, and how the explorer shows it: one `Constraint` per
+parameter, read by everything that handles parameters, and the parameter's one declaration, `Param`.
 
-A chunker declares each parameter once: the type hint of its ``__init__`` argument says what kind
-of value it is (a number, one of some options, a flag, text, a list of words, a callable, a name
-or an object, an instance of a class, a sequence of such values; ``| None`` when None is allowed
-too), and the class's ``bounds`` add the interval of a number. A hint that cannot say it (an
-object of another library, known by its methods) carries its constraint:
-``Annotated[Any, HasMethods("split_text")]``. `constraint_for` turns the pair into a `Constraint`, and from that one object
+A chunker declares each parameter once, in the type hint of its ``__init__`` argument. The type
+says what kind of value it is (a number, one of some options, a flag, text, a list of words, a
+callable, a name or an object, an instance of a class, a sequence of such values; ``| None`` when
+None is allowed too); a hint that cannot say it (an object of another library, known by its
+methods) carries its constraint: ``Annotated[Any, HasMethods(methods=("split_text",))]``. A `Param`
+in the same ``Annotated`` adds the rest: a number's interval, its slider, when it acts, whether it
+is a size counted in the chunker's unit::
+
+    chunk_size: Annotated[int, Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 600
+
+`constraint_for` turns a hint into a `Constraint` (the interval from its `Param`), and from that one
+object
 
 * `chunklab.core.Chunker.validate` checks a value (`Constraint.problem`),
 * the command line parses a ``--param`` value and describes the parameter
   (`Constraint.parse`, `Constraint.describe`, `Constraint.show`), and
 * the explorer picks the control (`Constraint.control`, `Number.low` / `Number.high`, `Choice.options`).
 
-This module is the only place that looks inside a type hint.
+`chunklab.core.Chunker.declarations` gives every parameter's `Param`, which the explorer and the
+command line read for the rest. This module is the only place that looks inside a type hint.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ import inspect
 import math
 import types
 import typing
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Literal
 
 __all__ = [
@@ -38,9 +46,11 @@ __all__ = [
     "NameOrObject",
     "Number",
     "Objects",
+    "Param",
     "Text",
     "TextList",
     "constraint_for",
+    "param_in",
     "split_list",
 ]
 
@@ -335,16 +345,90 @@ class Objects(Constraint):
         return f"{getattr(self.hint, '__name__', self.hint)} ({_FROM_PYTHON})"
 
 
-def constraint_for(hint: Any, bound: tuple[float | None, float | None] | None = None) -> Constraint:
-    """The `Constraint` of a parameter with type hint `hint` and, for a number, the inclusive
-    interval `bound` (``(low, high)``, None for an open side). A bound on anything but a number
-    raises `TypeError`: it would say nothing."""
+@dataclass(frozen=True, kw_only=True)
+class Param:
+    """One parameter's declaration beyond its type, put in its hint: ``chunk_size: Annotated[int,
+    Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = 600``. A parameter without one
+    declares nothing beyond its type (``Param()``). Everything about a parameter is said here, once:
+
+    * `low`, `high`: the inclusive interval of a number (None leaves a side open); part of its
+      `Constraint`, so validation, the command line and the explorer's slider keep to it;
+    * `slider`: the explorer's ``(low, high, step)`` for the number, in characters for a size; a
+      teaching range, not a limit (the explorer keeps it inside the interval);
+    * `slider_by`: ranges that follow a choice, ``("method", {"percentile": (0, 100, 0.5, 95),
+      ...})``: per value of the parameter ``method``, the ``(low, high, step, start)`` of this one
+      (the start is where the slider goes when that choice is made);
+    * `active_when`: the parameter changes nothing unless other parameters have certain values,
+      ``{"unit": ("tokens",)}`` ("acts only when ``unit`` is ``"tokens"``"; several: all must hold);
+    * `counted_in_unit`: a size counted in the chunker's unit (characters, words, tokens): the
+      explorer rescales its slider when the way sizes are counted changes;
+    * `size_measure`: ``"unit"`` for the parameter that says how sizes are counted, ``"tokenizer"``
+      for the one that counts tokens when that unit is ``"tokens"``
+      (`chunklab.core.Chunker.size_measure`);
+    * `view_option`: the option of `chunklab.viz.chunks.render_html` the explorer passes this
+      parameter's value to (``"sentence_splitter"``: the stats line counts the sentences of the
+      splitter chosen).
+
+    `chunklab.core.Chunker` refuses, when a subclass is made, a declaration that names a parameter
+    the chunker does not have.
+    """
+
+    low: float | None = None
+    high: float | None = None
+    slider: tuple[float, float, float] | None = None
+    slider_by: tuple[str, Mapping[Any, tuple[float, float, float, float]]] | None = None
+    active_when: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    counted_in_unit: bool = False
+    size_measure: Literal["unit", "tokenizer"] | None = None
+    view_option: str | None = None
+
+    def __hash__(self) -> int:
+        """A hash that agrees with ``==`` although two fields are mappings (a hint holding a `Param`
+        is hashed when it is joined with ``| None``)."""
+        by = None if self.slider_by is None else (self.slider_by[0], frozenset(self.slider_by[1].items()))
+        return hash((self.low, self.high, self.slider, by, frozenset(self.active_when.items()),
+                     self.counted_in_unit, self.size_measure, self.view_option))
+
+    def __repr__(self) -> str:
+        """Only what is declared, as it would be written: ``Param(low=1, slider=(20, 2000, 10))``
+        (a signature in the API reference shows it)."""
+        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) != f.default
+                 and not (f.name == "active_when" and not self.active_when)]
+        return f"Param({', '.join(given)})"
+
+    @property
+    def bounded(self) -> bool:
+        """Does it give a number's interval (`low` or `high`)?"""
+        return self.low is not None or self.high is not None
+
+    def deciders(self) -> set[str]:
+        """The other parameters this declaration names (in `active_when` and `slider_by`)."""
+        return set(self.active_when) | ({self.slider_by[0]} if self.slider_by is not None else set())
+
+
+def param_in(hint: Any) -> Param | None:
+    """The `Param` in type hint `hint`: in its ``Annotated``, or in the ``Annotated`` member of a
+    union (``Annotated[int, Param(low=1)] | None``); None when it has none. Two raise `TypeError`."""
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    parts = (hint, *typing.get_args(hint)) if union else (hint,)
+    found = [m for part in parts if typing.get_origin(part) is typing.Annotated
+             for m in part.__metadata__ if isinstance(m, Param)]
+    if len(found) > 1:
+        raise TypeError(f"the type hint {hint} holds {len(found)} Param declarations; a parameter has one")
+    return found[0] if found else None
+
+
+def constraint_for(hint: Any) -> Constraint:
+    """The `Constraint` of a parameter with type hint `hint`; for a number, with the inclusive
+    interval of the hint's `Param` (``Annotated[int, Param(low=1)]``). An interval on anything but
+    a number raises `TypeError`: it would say nothing."""
     constraint = _from_hint(hint)
-    if bound is None:
+    param = param_in(hint)
+    if param is None or not param.bounded:
         return constraint
     if not isinstance(constraint, Number):
-        raise TypeError(f"bounds {bound} given for a parameter of type {hint}, which is not a number")
-    return replace(constraint, low=bound[0], high=bound[1])
+        raise TypeError(f"bounds ({param.low}, {param.high}) given for a parameter of type {hint}, which is not a number")
+    return replace(constraint, low=param.low, high=param.high)
 
 
 def _from_hint(hint: Any) -> Constraint:

@@ -1,9 +1,10 @@
 """The core model: the `Chunk` record, the `Chunker` base class and the registry.
 
 Every strategy in `chunklab.strategies` subclasses `Chunker`. A subclass declares its parameters as
-typed keyword-only `__init__` arguments with defaults (scikit-learn style), stores each one under the
-same name, lists numeric bounds in `bounds` (each parameter's type hint and bound make its
-`chunklab.constraints.Constraint`), and implements `spans(text)`, which yields exact character spans.
+typed keyword-only `__init__` arguments with defaults (scikit-learn style), each declared once by its
+type hint (with, in an ``Annotated``, a `chunklab.constraints.Param`: its interval, its slider, when
+it acts), stores each one under the same name, and implements `spans(text)`, which yields exact
+character spans.
 The base class turns spans into `Chunk` objects and attaches the standard metadata, so offsets are
 never re-derived by searching the text.
 """
@@ -15,13 +16,14 @@ import dataclasses
 import hashlib
 import inspect
 import operator
+import sys
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from .caches import RESOURCE, cached
-from .constraints import Constraint, constraint_for
+from .constraints import Constraint, Number, Param, constraint_for, param_in
 
 __all__ = [
     "CHUNKERS",
@@ -162,14 +164,16 @@ class Chunker:
     * take their parameters as typed keyword-only arguments of `__init__` (``def __init__(self, *,
       ...)``), each with a default, store them under the same attribute names and end `__init__`
       with ``self.validate()``;
-    * declare numeric bounds in `bounds` as ``{"name": (low, high)}`` (inclusive, ``None`` = open)
-      and, optionally, slider ranges for `explore` in `widget_hints`. A parameter's type hint and
-      bound are its one declaration: `constraints` turns them into a
-      `chunklab.constraints.Constraint`, which validation, the command line and `explore` all read;
-    * declare, for `explore` and the command line, which parameters matter only in some states
-      (`active_when`), which are measured in ``unit`` (`measured_in_unit`), slider ranges that
-      follow a choice (`widget_hints_by`) and the control a learner should move first
-      (`main_control`);
+    * declare each parameter once, in its type hint: the type, and in an ``Annotated`` a
+      `chunklab.constraints.Param` for the rest (a number's interval, its slider in `explore`,
+      ranges that follow a choice, when it acts, whether it is a size counted in the unit, its
+      part in how sizes are counted): ``chunk_size: Annotated[int, Param(low=1, slider=(20, 2000,
+      10), counted_in_unit=True)] = 600``. `declarations` and `constraints` read them, and
+      validation, the command line and `explore` read those. A class that declares a parameter
+      anywhere else (a ``bounds`` or ``widget_hints`` class attribute, a `Param` on a class
+      attribute) or names in a `Param` a parameter it does not have is refused when it is made;
+    * may name the control a learner should move first (`main_control`) and options for drawing
+      its chunks (`view_options`), which are about the class, not one parameter;
       `validate` checks every value against its constraint, then calls `check` for rules that tie
       parameters together (e.g. overlap < size); a call validates again when a parameter was
       changed since the last validation (an attribute set directly, not through `set_params`);
@@ -191,28 +195,25 @@ class Chunker:
 
     #: Short registry name, e.g. ``"fixed"``.
     name: ClassVar[str] = ""
-    #: Inclusive numeric bounds per parameter; ``None`` leaves a side open (see `constraints`).
-    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {}
-    #: Slider ranges for `explore`: ``{"name": (low, high, step)}``; a teaching range, not a limit
-    #: (`explore` keeps it inside `bounds`).
-    widget_hints: ClassVar[dict[str, tuple[float, float, float]]] = {}
     #: Options for `chunklab.viz.chunks.render_html` when `explore` draws this chunker's chunks, e.g.
     #: ``{"colour_by": "modality"}`` to colour chunks by a metadata value.
     view_options: ClassVar[dict[str, Any]] = {}
-    #: Parameters that change nothing unless other parameters have certain values:
-    #: ``{"tokenizer": {"unit": ("tokens",)}}`` reads "`tokenizer` acts only when `unit` is
-    #: ``"tokens"``" (several deciding parameters: all must hold). See `is_active`.
-    active_when: ClassVar[dict[str, dict[str, tuple[Any, ...]]]] = {}
-    #: Parameters counted in the chunker's ``unit`` (characters, words, tokens ...): their slider
-    #: ranges in `widget_hints` are in characters, and `explore` rescales them when the unit changes.
-    measured_in_unit: ClassVar[tuple[str, ...]] = ()
-    #: Slider ranges that depend on a choice: ``{"threshold": ("method", {"percentile": (0, 100,
-    #: 0.5, 95), ...})}`` gives, per value of ``method``, the ``(low, high, step, start)`` of
-    #: ``threshold`` (the start value is where the slider goes when that choice is made).
-    widget_hints_by: ClassVar[dict[str, tuple[str, dict[Any, tuple[float, float, float, float]]]]] = {}
     #: The parameter whose slider shows the strategy at work: `explore` puts it first, and it must
     #: move the chunk boundaries from the explorer's opening state (`chunklab.viz.start_check`).
+    #: A class attribute, not a `chunklab.constraints.Param` flag: it picks one parameter among
+    #: all (a flag could be set on two), and a subclass changes it without declaring the
+    #: parameters again. When it names no slider of the class, `explore` takes the first slider.
     main_control: ClassVar[str] = "chunk_size"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a parameter declared anywhere but its ``__init__`` argument's hint, and a
+        declaration that names a parameter the class does not have (see `declarations`)."""
+        super().__init_subclass__(**kwargs)
+        _refuse_declarations_elsewhere(cls)
+        try:
+            _declarations(cls)
+        except NameError:
+            pass  # a hint naming what its module defines further down: checked on first use instead
 
     # -- parameters -------------------------------------------------------------------------------
     @classmethod
@@ -221,20 +222,29 @@ class Chunker:
         return dict(_parameters(cls))
 
     @classmethod
+    def declarations(cls) -> dict[str, Param]:
+        """Every parameter's `chunklab.constraints.Param`, from its type hint (``Param()`` for one
+        that declares nothing beyond its type): what `explore` and the command line read for a
+        slider, when a parameter acts and how sizes are counted."""
+        return dict(_declarations(cls))
+
+    @classmethod
     def constraints(cls) -> dict[str, Constraint]:
-        """Every parameter's `chunklab.constraints.Constraint`, from its type hint and `bounds`: what
-        `validate` checks, the command line parses and describes, and `explore` offers."""
+        """Every parameter's `chunklab.constraints.Constraint`, from its type hint (the interval
+        from its `chunklab.constraints.Param`): what `validate` checks, the command line parses and
+        describes, and `explore` offers."""
         return dict(_constraints(cls))
 
     @classmethod
     def is_active(cls, name: str, params: Mapping[str, Any]) -> bool:
-        """Does parameter `name` change the chunks when the parameters are `params` (see `active_when`)?"""
-        return all(params.get(decider) in values for decider, values in cls.active_when.get(name, {}).items())
+        """Does parameter `name` change the chunks when the parameters are `params` (its
+        ``Param(active_when=...)``)?"""
+        return all(params.get(decider) in values for decider, values in _conditions(cls, name).items())
 
     @classmethod
     def active_condition(cls, name: str) -> str:
         """When `name` acts, in words (``"only with unit=tokens"``); empty when it always does."""
-        conditions = cls.active_when.get(name, {})
+        conditions = _conditions(cls, name)
         if not conditions:
             return ""
         return "only with " + " and ".join(
@@ -243,11 +253,14 @@ class Chunker:
 
     @classmethod
     def size_measure(cls, params: Mapping[str, Any]) -> tuple[str, Any]:
-        """How sizes are counted with the parameter values `params`: the ``unit`` (``"chars"`` for a
-        chunker without one) and, when it is ``"tokens"``, the ``tokenizer``. `explore` rescales the
-        `measured_in_unit` sliders when this changes."""
-        unit = params.get("unit", "chars")
-        return unit, params.get("tokenizer") if unit == "tokens" else None
+        """How sizes are counted with the parameter values `params`: the unit (the value of the
+        parameter declared ``Param(size_measure="unit")``; ``"chars"`` for a chunker without one)
+        and, when it is ``"tokens"``, the tokenizer (of the one declared
+        ``size_measure="tokenizer"``). `explore` rescales the sliders declared
+        ``counted_in_unit`` when this changes."""
+        unit_name, tokenizer_name = _size_parameters(cls)
+        unit = params.get(unit_name, "chars") if unit_name is not None else "chars"
+        return unit, params.get(tokenizer_name) if unit == "tokens" and tokenizer_name is not None else None
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         """Current parameter values, by constructor argument name.
@@ -386,7 +399,8 @@ class Chunker:
         if not isinstance(text, str):
             raise TypeError(f"{type(self).__name__} expects a str, got {type(text).__name__}")
         self._revalidated()
-        counts_tokens = getattr(self, "unit", None) == "tokens"
+        unit_name = _size_parameters(type(self))[0]
+        counts_tokens = unit_name is not None and getattr(self, unit_name) == "tokens"
         chunks = numbered(text, self.spans(text), source, self.measure if counts_tokens else None)
         steps = self.after_chunking()
         return apply_steps(text, chunks, steps) if steps else chunks
@@ -503,7 +517,93 @@ def _parameters(cls: type[Chunker]) -> dict[str, inspect.Parameter]:
 @cached(RESOURCE)
 def _constraints(cls: type[Chunker]) -> dict[str, Constraint]:
     """`Chunker.constraints`, worked out once per class."""
-    return {name: constraint_for(p.annotation, cls.bounds.get(name)) for name, p in _parameters(cls).items()}
+    return {name: constraint_for(p.annotation) for name, p in _parameters(cls).items()}
+
+
+#: The class attributes a parameter was once declared by; a class that still has one is refused.
+_OLD_DECLARATIONS = ("bounds", "widget_hints", "widget_hints_by", "active_when", "measured_in_unit")
+
+
+def _refuse_declarations_elsewhere(cls: type[Chunker]) -> None:
+    """Raise `TypeError` when `cls` (or a mixin among its bases) declares a parameter in a class
+    attribute: an attribute named as the old declarations were, or an annotation holding a `Param`
+    (a `Param` belongs in the hint of an ``__init__`` argument, where it is read)."""
+    for owner in cls.__mro__:
+        if owner is object or (owner is not cls and issubclass(owner, Chunker)):
+            continue  # a Chunker base was checked when it was made
+        old = [name for name in _OLD_DECLARATIONS if name in vars(owner)]
+        if old:
+            raise TypeError(
+                f"{cls.__name__}: class attribute(s) {old} of {owner.__name__} declare parameters the old way; "
+                "declare each parameter in its __init__ argument's type hint, Annotated[..., Param(...)] "
+                "(chunklab.constraints.Param)"
+            )
+        module = vars(sys.modules.get(owner.__module__, sys))
+        for name, hint in vars(owner).get("__annotations__", {}).items():
+            if isinstance(hint, str):
+                try:
+                    hint = eval(hint, module, dict(vars(owner)))  # the class's own annotation, in its module
+                except Exception:  # a hint only a type checker can read: it holds no Param we could use
+                    continue
+            if param_in(hint) is not None:
+                raise TypeError(
+                    f"{cls.__name__}: class attribute {name!r} of {owner.__name__} holds a Param, which declares "
+                    "nothing there; put it in the type hint of the __init__ argument it declares"
+                )
+
+
+@cached(RESOURCE)
+def _declarations(cls: type[Chunker]) -> dict[str, Param]:
+    """`Chunker.declarations`, worked out once per class, after checking that what each `Param`
+    says fits the class: the parameters it names exist, a slider is a number's, one parameter at
+    most holds each part of the size measure, and `main_control`, when the class sets it, is a
+    parameter."""
+    parameters = _parameters(cls)
+    hints = typing.get_type_hints(cls.__init__, include_extras=True)
+    for name, p in inspect.signature(cls.__init__).parameters.items():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and param_in(hints.get(name)) is not None:
+            raise TypeError(f"{cls.__name__}: the Param on *{name} declares nothing; declare each parameter by name")
+    declared = {name: param_in(p.annotation) or Param() for name, p in parameters.items()}
+    constraints = _constraints(cls)
+    where = cls.__name__
+    for name, param in declared.items():
+        unknown = sorted(param.deciders() - set(declared))
+        if unknown:
+            raise TypeError(f"{where}: the Param of {name!r} names {unknown}, which are not parameters; "
+                            f"parameters: {sorted(declared)}")
+        numeric = isinstance(constraints[name], Number)
+        for field_name, given in (("slider", param.slider is not None), ("slider_by", param.slider_by is not None),
+                                  ("counted_in_unit", param.counted_in_unit)):
+            if given and not numeric:
+                raise TypeError(f"{where}: the Param of {name!r} gives {field_name}, but {name!r} is not a number")
+    for part in ("unit", "tokenizer"):
+        holders = [name for name, param in declared.items() if param.size_measure == part]
+        if len(holders) > 1:
+            raise TypeError(f"{where}: parameters {holders} are all declared size_measure={part!r}; one at most is")
+    sized = [name for name, param in declared.items() if param.counted_in_unit]
+    if sized and not any(param.size_measure == "unit" for param in declared.values()):
+        raise TypeError(f"{where}: {sized} are declared counted_in_unit, but no parameter is declared "
+                        "size_measure='unit'")
+    main = vars(cls).get("main_control")
+    if main is not None and main not in declared:
+        raise TypeError(f"{where}: main_control {main!r} is not a parameter; parameters: {sorted(declared)}")
+    return declared
+
+
+def _conditions(cls: type[Chunker], name: str) -> Mapping[str, tuple[Any, ...]]:
+    """The ``active_when`` of parameter `name` (empty for a name that is not a parameter)."""
+    param = _declarations(cls).get(name)
+    return param.active_when if param is not None else {}
+
+
+@cached(RESOURCE)
+def _size_parameters(cls: type[Chunker]) -> tuple[str | None, str | None]:
+    """The names of the parameters declared ``size_measure="unit"`` and ``"tokenizer"`` (None
+    for a part no parameter holds)."""
+    declared = _declarations(cls)
+    unit = next((name for name, param in declared.items() if param.size_measure == "unit"), None)
+    tokenizer = next((name for name, param in declared.items() if param.size_measure == "tokenizer"), None)
+    return unit, tokenizer
 
 
 @cached(RESOURCE)

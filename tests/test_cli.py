@@ -16,7 +16,7 @@ import pytest
 from chunklab import load_document, load_questions
 from chunklab.core import CHUNKERS, ParameterError
 from chunklab.formats.readers import read_document
-from chunklab.constraints import constraint_for
+from chunklab.constraints import Param, constraint_for
 from chunklab.pipeline.cli import UsageError, main, make_chunker, parse_value
 from chunklab.pipeline.export import json_line, read_jsonl
 from chunklab.pipeline.files import chunk_file
@@ -199,7 +199,10 @@ def test_parse_value_understands_every_kind_of_constraint():
             parse(hint, raw)
     assert constraint_for(typing.Callable).describe() == "a callable (set it from Python; the command line cannot)"
     assert constraint_for(Mode).describe() == "one of: fast"
-    assert constraint_for(float | None, (0, 1)).describe() == "float in [0, 1] (or none)"
+    assert constraint_for(typing.Annotated[float | None, Param(low=0, high=1)]).describe() == "float in [0, 1] (or none)"
+    assert constraint_for(typing.Annotated[float, Param(low=0)] | None).describe() == "float in [0, inf] (or none)"
+    with pytest.raises(TypeError, match="not a number"):
+        constraint_for(typing.Annotated[str, Param(low=0)])
 
 
 def test_make_chunker_uses_the_registry_and_validation():

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 
 from chunklab import CHUNKERS, Chunk, Chunker
+from chunklab.constraints import Param
 from chunklab.core import ParameterError, as_spans, content_hash, numbered, register
 from chunklab.pipeline.export import from_dicts, read_jsonl, to_dicts, to_langchain, to_llamaindex, write_jsonl
 from chunklab.strategies import FixedSizeChunker
@@ -16,9 +17,13 @@ from chunklab.strategies import FixedSizeChunker
 class Toy(Chunker):
     """A two-parameter chunker used only here."""
 
-    bounds = {"size": (1, 100), "ratio": (0.0, 1.0)}
-
-    def __init__(self, size: int = 10, ratio: float = 0.5, mode: Literal["a", "b"] = "a", flag: bool = True):
+    def __init__(
+        self,
+        size: Annotated[int, Param(low=1, high=100)] = 10,
+        ratio: Annotated[float, Param(low=0.0, high=1.0)] = 0.5,
+        mode: Literal["a", "b"] = "a",
+        flag: bool = True,
+    ):
         self.size, self.ratio, self.mode, self.flag = size, ratio, mode, flag
         self.validate()
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import enum
 import json
 import re
-from typing import Callable, Literal
+from typing import Annotated, Callable, Literal
 
 import pytest
 
 from chunklab import CHUNKERS, Chunker, explore, load_document
+from chunklab.constraints import Param
 from chunklab.core import ParameterError
 from chunklab.strategies import FixedSizeChunker
 from chunklab.viz.controls import ControlSpec, chars_per_unit, rescaled, snapped
@@ -30,12 +31,11 @@ class Every(Chunker):
     """One parameter of each kind, for the control mapping."""
 
     name = "every"
-    bounds = {"count": (2, 50), "ratio": (0.0, 1.0)}
 
     def __init__(
         self,
-        count: int = 10,
-        ratio: float = 0.5,
+        count: Annotated[int, Param(low=2, high=50)] = 10,
+        ratio: Annotated[float, Param(low=0.0, high=1.0)] = 0.5,
         mode: Literal["a", "b"] = "a",
         colour: Colour = Colour.RED,
         flag: bool = False,
@@ -68,7 +68,8 @@ def test_control_kinds_follow_type_hints() -> None:
 
 def test_ranges_from_hints_and_overrides() -> None:
     specs = control_specs(FixedSizeChunker)
-    assert (specs["chunk_size"].low, specs["chunk_size"].high, specs["chunk_size"].step) == FixedSizeChunker.widget_hints["chunk_size"]
+    slider = FixedSizeChunker.declarations()["chunk_size"].slider
+    assert (specs["chunk_size"].low, specs["chunk_size"].high, specs["chunk_size"].step) == slider == (20, 2000, 10)
     specs = control_specs(FixedSizeChunker, chunk_size=(50, 500, 25), chunk_overlap=30, unit=["words"])
     assert (specs["chunk_size"].low, specs["chunk_size"].high, specs["chunk_size"].step) == (50, 500, 25)
     assert specs["chunk_overlap"].value == 30 and specs["unit"].options == ("words",)
@@ -152,26 +153,28 @@ NAMES = sorted(CHUNKERS)
 
 @pytest.mark.parametrize("name", NAMES)
 def test_declarations_name_real_parameters_and_options(name: str) -> None:
-    """`active_when`, `measured_in_unit`, `widget_hints_by` and `main_control` refer to parameters the
-    chunker has, and to values its deciding parameters can take."""
+    """What each `Param` declares (when it acts, sizes counted in the unit, ranges by choice) and
+    `main_control` refer to values the deciding parameters can take and to sliders (that they name
+    parameters the chunker has is checked when the class is made)."""
     cls = CHUNKERS[name]
     specs = control_specs(cls)
-    for param, conditions in cls.active_when.items():
-        assert param in specs, f"{name}.active_when names no parameter {param!r}"
-        for decider, values in conditions.items():
+    unit = [param for param, declared in cls.declarations().items() if declared.size_measure == "unit"]
+    for param, declared in cls.declarations().items():
+        for decider, values in declared.active_when.items():
             assert specs[decider].kind == "choice" and set(values) <= set(specs[decider].options), (param, decider)
-    for param in cls.measured_in_unit:
-        assert specs[param].kind == "int" and "unit" in specs, f"{name}.measured_in_unit: {param!r}"
-    for param, (decider, table) in cls.widget_hints_by.items():
-        assert specs[param].kind in ("int", "float") and set(table) <= set(specs[decider].options)
-        assert all(low <= start <= high for low, high, _, start in table.values())
+        if declared.counted_in_unit:
+            assert specs[param].kind == "int" and specs[unit[0]].kind == "choice", f"{name}: {param!r} in the unit"
+        if declared.slider_by is not None:
+            decider, table = declared.slider_by
+            assert specs[param].kind in ("int", "float") and set(table) <= set(specs[decider].options)
+            assert all(low <= start <= high for low, high, _, start in table.values())
     assert specs[cls.main_control].kind in ("int", "float"), f"{name}.main_control must be a slider"
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if {"unit", "tokenizer"} <= set(CHUNKERS[n].param_specs())])
 def test_a_tokenizer_acts_only_on_sizes_in_tokens(name: str) -> None:
     cls = CHUNKERS[name]
-    assert cls.active_when["tokenizer"] == {"unit": ("tokens",)}
+    assert cls.declarations()["tokenizer"].active_when == {"unit": ("tokens",)}
     assert not cls.is_active("tokenizer", {"unit": "chars"}) and cls.is_active("tokenizer", {"unit": "tokens"})
     assert cls.active_condition("tokenizer") == "only with unit=tokens"
 
@@ -354,9 +357,8 @@ class Deaf(Chunker):
 
     name = "deaf"
     main_control = "count"
-    bounds = {"count": (1, 500)}
 
-    def __init__(self, count: int = 10, other: int = 5):
+    def __init__(self, count: Annotated[int, Param(low=1, high=500)] = 10, other: int = 5):
         self.count, self.other = count, other
         self.validate()
 

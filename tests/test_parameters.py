@@ -1,17 +1,17 @@
-"""Each parameter is declared once (its type hint and bound, made into a `Constraint`), and
+"""Each parameter is declared once (its type hint and its `Param`, made into a `Constraint`), and
 validation, the command line and the explorer all read that one declaration; a value set directly
 on an attribute is refused when the chunker runs."""
 
 from __future__ import annotations
 
 import inspect
-from typing import ClassVar
+from typing import Annotated
 
 import numpy as np
 import pytest
 
 from chunklab import CHUNKERS, Chunker, ParameterError
-from chunklab.constraints import Callables, Choice, Flag, NameOrObject, Number, Text, TextList
+from chunklab.constraints import Callables, Choice, Flag, NameOrObject, Number, Param, Text, TextList
 from chunklab.pipeline.cli import main, make_chunker, parse_value
 from chunklab.strategies.fixed import FixedSizeChunker
 from chunklab.viz.controls import control_specs
@@ -92,21 +92,34 @@ def test_the_explorer_reads_the_declaration(name: str) -> None:
             assert tuple(spec.options) == tuple(constraint.options)
 
 
+class Narrow(Chunker):
+    """Windows of `chunk_size` characters, declared in [10, 50] with a slider of 20 to 2,000."""
+
+    name = "narrow_test_only"
+
+    def __init__(self, *, chunk_size: Annotated[int, Param(low=10, high=50, slider=(20, 2000, 10))] = 20) -> None:
+        self.chunk_size = chunk_size
+        self.validate()
+
+    def spans(self, text):
+        yield from ((i, min(i + self.chunk_size, len(text))) for i in range(0, len(text), self.chunk_size))
+
+
+class NarrowWithoutSlider(Narrow):
+    """`Narrow` with the interval alone."""
+
+    def __init__(self, *, chunk_size: Annotated[int, Param(low=10, high=50)] = 20) -> None:
+        super().__init__(chunk_size=chunk_size)
+
+
 def test_a_changed_declaration_changes_all_three() -> None:
-    class Narrow(FixedSizeChunker):
-        """A fixed-size chunker whose chunk_size is declared in [10, 50]."""
-
-        name = "narrow_test_only"
-        bounds: ClassVar[dict] = {**FixedSizeChunker.bounds, "chunk_size": (10, 50)}
-
     with pytest.raises(ParameterError, match=r"'chunk_size' must be in \[10, 50\], got 60"):
         Narrow(chunk_size=60)
     constraint = Narrow.constraints()["chunk_size"]
     assert constraint.describe() == "int in [10, 50]"
     spec = control_specs(Narrow, chunk_size=20)["chunk_size"]
     assert (spec.kind, spec.low, spec.high) == ("int", 20, 50), "the teaching range (20 to 2,000) kept inside [10, 50]"
-    Narrow.widget_hints = {}
-    spec = control_specs(Narrow, chunk_size=20)["chunk_size"]
+    spec = control_specs(NarrowWithoutSlider, chunk_size=20)["chunk_size"]
     assert (spec.kind, spec.low, spec.high) == ("int", 10, 50), "without a teaching range: the declared interval"
 
 

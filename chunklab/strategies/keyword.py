@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from typing import Iterator, Literal
+from typing import Annotated, Iterator, Literal
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..formats.blocks import DocumentFormat, section_metadata
 from ..formats.markdown import line_starts
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.spans import trim_span
 from .sections import cached_blocks, heading_blocks, section_pieces, structure_format
 
@@ -110,8 +111,6 @@ class KeywordChunker(UnitSized, Chunker):
     """
 
     name = "keyword"
-    bounds = {"chunk_size": (1, None)}
-    widget_hints = {"chunk_size": (200, 4000, 50)}
 
     def __init__(
         self,
@@ -120,10 +119,10 @@ class KeywordChunker(UnitSized, Chunker):
         pattern: str = "",
         where: MatchWhere = "line_start",
         case_sensitive: bool = False,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        chunk_size: Annotated[int, Param(low=1, slider=(200, 4000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
         format: DocumentFormat = "auto",
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.keywords = keywords
         self.pattern = pattern

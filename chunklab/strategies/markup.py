@@ -19,13 +19,14 @@ when the chunk starts inside a table, for indexing in front of the chunk.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Annotated, Any, Callable, ClassVar, Iterator, Sequence
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import Block, Format, heading_trails, modality_of_kinds, section_metadata
 from ..formats.parse import document_blocks
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, span_measure
 from ..text.pack import pack
 from ..text.spans import trim_span
 from .code import code_block_spans
@@ -58,16 +59,14 @@ class StructureChunker(UnitSized, Chunker):
     name the `format` their parser reads."""
 
     format: ClassVar[Format]
-    bounds = {"chunk_size": (1, None), "heading_level": (1, 6)}
-    widget_hints = {"chunk_size": (50, 2000, 10), "heading_level": (1, 6, 1)}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        heading_level: int = 6,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        chunk_size: Annotated[int, Param(low=1, slider=(50, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        heading_level: Annotated[int, Param(low=1, high=6, slider=(1, 6, 1))] = 6,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.heading_level = heading_level

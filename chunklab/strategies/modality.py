@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator, Literal
+from typing import Annotated, Any, Iterator, Literal
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
-from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 from .code import code_block_spans
 from .table import table_context
 
@@ -74,19 +75,17 @@ class ModalityChunker(UnitSized, Chunker):
     """
 
     name = "modality"
-    bounds = {"chunk_size": (1, None)}
-    widget_hints = {"chunk_size": (100, 3000, 50)}
     view_options = {"colour_by": "modality", "colours": MODALITY_COLOURS}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        sentence_splitter: SentenceMethod = "regex",
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 3000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        sentence_splitter: SentenceSplitterParam = "regex",
         code: Literal["whole", "definitions"] = "whole",
         format: DocumentFormat = "auto",
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.sentence_splitter = sentence_splitter

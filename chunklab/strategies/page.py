@@ -5,12 +5,13 @@ from __future__ import annotations
 import bisect
 import functools
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.pdf import page_furniture
-from ..text.length import SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.pack import pack
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
@@ -127,19 +128,17 @@ class PageChunker(UnitSized, Chunker):
     """
 
     name = "page"
-    bounds = {"pages_per_chunk": (1, None), "chunk_size": (1, None)}
-    widget_hints = {"pages_per_chunk": (1, 10, 1), "chunk_size": (200, 8000, 100)}
     main_control = "pages_per_chunk"
 
     def __init__(
         self,
         *,
-        pages_per_chunk: int = 1,
-        chunk_size: int = 4000,
+        pages_per_chunk: Annotated[int, Param(low=1, slider=(1, 10, 1))] = 1,
+        chunk_size: Annotated[int, Param(low=1, slider=(200, 8000, 100), counted_in_unit=True)] = 4000,
         strip_furniture: bool = True,
         carry_sentences: bool = True,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.pages_per_chunk = pages_per_chunk
         self.chunk_size = chunk_size

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Callable, Iterator
+from typing import Annotated, Callable, Iterator
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.markdown import fence_spans
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
 from ..text.paragraphs import line_spans, paragraph_spans
-from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.sentences import SentenceSplitterParam, sentence_spans
 from ..text.spans import trim_span, union
 
 
@@ -42,20 +43,17 @@ class ParagraphChunker(UnitSized, Chunker):
     """
 
     name = "paragraph"
-    bounds = {"min_chunk_size": (0, None), "chunk_size": (1, None)}
-    widget_hints = {"min_chunk_size": (0, 1000, 10), "chunk_size": (100, 4000, 50)}
-    measured_in_unit = ("chunk_size", "min_chunk_size")
     #: Merging short paragraphs is what this strategy adds to blank lines; most paragraphs fit `chunk_size`.
     main_control = "min_chunk_size"
 
     def __init__(
         self,
         *,
-        min_chunk_size: int = 200,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        sentence_splitter: SentenceMethod = "regex",
+        min_chunk_size: Annotated[int, Param(low=0, slider=(0, 1000, 10), counted_in_unit=True)] = 200,
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 4000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        sentence_splitter: SentenceSplitterParam = "regex",
     ) -> None:
         self.min_chunk_size = min_chunk_size
         self.chunk_size = chunk_size

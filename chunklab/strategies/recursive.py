@@ -23,10 +23,11 @@ import bisect
 import itertools
 import operator
 import re
-from typing import Callable, NamedTuple, Sequence
+from typing import Annotated, Callable, NamedTuple, Sequence
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.sentences import sentence_spans
 from ..text.spans import trim_span
@@ -292,18 +293,15 @@ class RecursiveChunker(UnitSized, Chunker):
     """
 
     name = "recursive"
-    bounds = {"chunk_size": (1, None), "chunk_overlap": (0, None)}
-    widget_hints = {"chunk_size": (50, 2000, 10), "chunk_overlap": (0, 400, 10)}
-    measured_in_unit = ("chunk_size", "chunk_overlap")
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        chunk_overlap: int = 0,
+        chunk_size: Annotated[int, Param(low=1, slider=(50, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        chunk_overlap: Annotated[int, Param(low=0, slider=(0, 400, 10), counted_in_unit=True)] = 0,
         separators: tuple[str, ...] = LEVELS,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap

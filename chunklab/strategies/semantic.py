@@ -20,17 +20,18 @@ kept in `chunklab.caches` (``PER_TEXT``), so moving a threshold slider re-runs o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.embed import Embedder, unit_rows
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, span_measure
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, span_measure
 from ..text.pack import fit, pack
 from ..text.paragraphs import paragraph_spans
-from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 
 __all__ = [
     "BREAKPOINT_METHODS",
@@ -54,6 +55,13 @@ BREAKPOINT_METHODS: dict[str, dict[str, Any]] = {
     "std_dev": {"means": "standard deviations above the mean distance", "range": (0.0, 10.0), "default": 3.0},
     "interquartile": {"means": "interquartile ranges above the third quartile", "range": (0.0, 10.0), "default": 1.5},
     "gradient": {"means": "percentile of the rises in distance", "range": (0.0, 100.0), "default": 95.0},
+}
+#: The explorer's `threshold` slider per method (`SemanticChunker`): its range in 200 steps, starting
+#: at the customary value.
+_THRESHOLD_SLIDERS = {
+    method: (low, high, (high - low) / 200, info["default"])
+    for method, info in BREAKPOINT_METHODS.items()
+    for low, high in [info["range"]]
 }
 
 
@@ -267,43 +275,23 @@ class SemanticChunker(UnitSized, Chunker):
     """
 
     name = "semantic"
-    bounds = {
-        "threshold": (0.0, 100.0),
-        "buffer": (0, 50),
-        "min_sentences": (1, None),
-        "min_chunk_size": (0, None),
-        "chunk_size": (1, None),
-    }
-    widget_hints = {
-        "threshold": (0.0, 100.0, 0.5),
-        "buffer": (0, 5, 1),
-        "min_sentences": (1, 10, 1),
-        "min_chunk_size": (0, 1000, 10),
-        "chunk_size": (100, 4000, 50),
-    }
-    measured_in_unit = ("chunk_size", "min_chunk_size")
-    #: What `threshold` means depends on `method`: its range (200 steps) and customary value follow it.
-    widget_hints_by = {
-        "threshold": ("method", {
-            method: (low, high, (high - low) / 200, info["default"])
-            for method, info in BREAKPOINT_METHODS.items()
-            for low, high in [info["range"]]
-        })
-    }
     main_control = "threshold"
 
     def __init__(
         self,
         *,
         method: BreakpointMethod = "percentile",
-        threshold: float = 95.0,
-        buffer: int = 1,
-        min_sentences: int = 1,
-        min_chunk_size: int = 0,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        sentence_splitter: SentenceMethod = "regex",
+        # What `threshold` means depends on `method`: its slider follows it.
+        threshold: Annotated[
+            float, Param(low=0.0, high=100.0, slider=(0.0, 100.0, 0.5), slider_by=("method", _THRESHOLD_SLIDERS))
+        ] = 95.0,
+        buffer: Annotated[int, Param(low=0, high=50, slider=(0, 5, 1))] = 1,
+        min_sentences: Annotated[int, Param(low=1, slider=(1, 10, 1))] = 1,
+        min_chunk_size: Annotated[int, Param(low=0, slider=(0, 1000, 10), counted_in_unit=True)] = 0,
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 4000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        sentence_splitter: SentenceSplitterParam = "regex",
         embedder: Embedder | None = None,
     ) -> None:
         self.method = method
@@ -399,16 +387,14 @@ class SemanticClusterChunker(UnitSized, Chunker):
     """
 
     name = "semantic_cluster"
-    bounds = {"chunk_size": (1, None)}
-    widget_hints = {"chunk_size": (100, 4000, 50)}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        sentence_splitter: SentenceMethod = "regex",
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 4000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        sentence_splitter: SentenceSplitterParam = "regex",
         embedder: Embedder | None = None,
     ) -> None:
         self.chunk_size = chunk_size

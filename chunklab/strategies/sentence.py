@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Annotated, Iterator
 
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
-from ..text.sentences import SentenceMethod, sentence_spans
+from ..text.sentences import SentenceSplitterParam, sentence_spans
 
 
 @register
@@ -37,17 +38,15 @@ class SentenceChunker(UnitSized, Chunker):
     """
 
     name = "sentence"
-    bounds = {"chunk_size": (1, None), "overlap_sentences": (0, None)}
-    widget_hints = {"chunk_size": (40, 2000, 10), "overlap_sentences": (0, 4, 1)}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        overlap_sentences: int = 0,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        sentence_splitter: SentenceMethod = "regex",
+        chunk_size: Annotated[int, Param(low=1, slider=(40, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        overlap_sentences: Annotated[int, Param(low=0, slider=(0, 4, 1))] = 0,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        sentence_splitter: SentenceSplitterParam = "regex",
     ) -> None:
         self.chunk_size = chunk_size
         self.overlap_sentences = overlap_sentences

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, Sequence
+from typing import Annotated, Iterator, Literal, Sequence
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..text.length import (
     DEFAULT_CHUNK_SIZE,
     TokenizerLike,
+    TokenizerParam,
     check_tokenizer,
     count_words,
     length_function,
@@ -53,18 +55,14 @@ class SlidingWindowChunker(Chunker):
     """
 
     name = "sliding_window"
-    bounds = {"chunk_size": (1, None), "stride": (1, None)}
-    widget_hints = {"chunk_size": (20, 2000, 10), "stride": (10, 1000, 10)}
-    measured_in_unit = ("chunk_size", "stride")
-    active_when = {"tokenizer": {"unit": ("tokens",)}}
 
     def __init__(
         self,
         *,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        stride: int = DEFAULT_CHUNK_SIZE // 2,
-        unit: WindowUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        chunk_size: Annotated[int, Param(low=1, slider=(20, 2000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        stride: Annotated[int, Param(low=1, slider=(10, 1000, 10), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE // 2,
+        unit: Annotated[WindowUnit, Param(size_measure="unit")] = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.chunk_size = chunk_size
         self.stride = stride

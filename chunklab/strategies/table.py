@@ -6,13 +6,14 @@ after chunking (`TableChunker.after_chunking`), here with `TableContext`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal, Sequence
+from typing import Annotated, Any, Iterator, Literal, Sequence
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunk, Chunker, ChunkSpan, Step, register
 from ..formats.blocks import Block, DocumentFormat, breadcrumb_text, modality_of_kinds, section_metadata
 from ..formats.tables import Table, document_parts, row_groups, table_metadata
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized, length_function
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
 from .steps import ContextStep
@@ -89,20 +90,18 @@ class TableChunker(UnitSized, Chunker):
     """
 
     name = "table"
-    bounds = {"rows": (1, None), "chunk_size": (1, None)}
-    widget_hints = {"rows": (1, 30, 1), "chunk_size": (100, 3000, 50)}
     main_control = "rows"
 
     def __init__(
         self,
         *,
-        rows: int = 1,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        rows: Annotated[int, Param(low=1, slider=(1, 30, 1))] = 1,
+        chunk_size: Annotated[int, Param(low=1, slider=(100, 3000, 50), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
         context: ContextMode = "header",
         other_text: Literal["paragraphs", "skip"] = "paragraphs",
         format: DocumentFormat = "auto",
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
     ) -> None:
         self.rows = rows
         self.chunk_size = chunk_size

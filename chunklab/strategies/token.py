@@ -16,11 +16,12 @@ from __future__ import annotations
 import bisect
 import functools
 import string
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Annotated, Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
 from ..caches import PER_TEXT, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, ParameterError, register
 from ..models.resources import tiktoken_encoding
 from ..text.length import TokenizerLike, check_tokenizer, count_tokens, tiktoken_bounds, token_span_array
@@ -444,14 +445,12 @@ class TokenChunker(Chunker):
     """
 
     name = "token"
-    bounds = {"chunk_size": (MIN_WINDOW, None), "chunk_overlap": (0, None)}
-    widget_hints = {"chunk_size": (16, 512, 8), "chunk_overlap": (0, 128, 4)}
 
     def __init__(
         self,
         *,
-        chunk_size: int = 150,
-        chunk_overlap: int = 0,
+        chunk_size: Annotated[int, Param(low=MIN_WINDOW, slider=(16, 512, 8))] = 150,
+        chunk_overlap: Annotated[int, Param(low=0, slider=(0, 128, 4))] = 0,
         tokenizer: TokenizerLike = "minilm",
         snap_to_words: bool = False,
     ) -> None:

@@ -25,21 +25,24 @@ import functools
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal, Sequence, cast
+from typing import Annotated, Any, Iterator, Literal, Sequence, cast
 
 import numpy as np
 
 from ..caches import PER_TEXT, RESOURCE, cached
+from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..models.lda import fit_lda, lda_e_step
-from ..text.length import DEFAULT_CHUNK_SIZE, SizeUnit, TokenizerLike, UnitSized
+from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
 from ..text.pack import pack
-from ..text.sentences import SentenceMethod
+from ..text.sentences import SentenceMethod, SentenceSplitterParam
 from .semantic import sentence_units
 
 __all__ = ["TextTiler", "TilingResult", "TopicChunker", "TopicMethod", "TopicProfile", "topic_profile"]
 
 TopicMethod = Literal["texttiling", "lda", "nmf"]
+#: When a parameter of the topic models acts: with ``method`` one of them (`TopicChunker`).
+_MODELS = {"method": ("lda", "nmf")}
 
 #: Words the topic models and the topic labels read: letters only, at least three of them.
 _WORD_PATTERN = r"(?u)\b[^\W\d_]{3,}\b"
@@ -465,39 +468,20 @@ class TopicChunker(UnitSized, Chunker):
     """
 
     name = "topic"
-    bounds = {
-        "block": (1, None),
-        "n_topics": (2, 50),
-        "buffer": (0, 20),
-        "min_sentences": (1, None),
-        "chunk_size": (1, None),
-    }
-    widget_hints = {
-        "block": (2, 30, 1),
-        "n_topics": (2, 15, 1),
-        "buffer": (0, 8, 1),
-        "min_sentences": (1, 20, 1),
-        "chunk_size": (200, 6000, 100),
-    }
-    active_when = {
-        **UnitSized.active_when,
-        "block": {"method": ("texttiling",)},
-        **{name: {"method": ("lda", "nmf")} for name in ("n_topics", "buffer", "min_sentences")},
-    }
     main_control = "block"
 
     def __init__(
         self,
         *,
         method: TopicMethod = "texttiling",
-        block: int = 10,
-        n_topics: int = 5,
-        buffer: int = 2,
-        min_sentences: int = 3,
-        chunk_size: int = DEFAULT_CHUNK_SIZE,
-        unit: SizeUnit = "chars",
-        tokenizer: TokenizerLike = "minilm",
-        sentence_splitter: SentenceMethod = "regex",
+        block: Annotated[int, Param(low=1, slider=(2, 30, 1), active_when={"method": ("texttiling",)})] = 10,
+        n_topics: Annotated[int, Param(low=2, high=50, slider=(2, 15, 1), active_when=_MODELS)] = 5,
+        buffer: Annotated[int, Param(low=0, high=20, slider=(0, 8, 1), active_when=_MODELS)] = 2,
+        min_sentences: Annotated[int, Param(low=1, slider=(1, 20, 1), active_when=_MODELS)] = 3,
+        chunk_size: Annotated[int, Param(low=1, slider=(200, 6000, 100), counted_in_unit=True)] = DEFAULT_CHUNK_SIZE,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+        sentence_splitter: SentenceSplitterParam = "regex",
     ) -> None:
         self.method = method
         self.block = block

@@ -39,11 +39,12 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Any, Callable, ClassVar, Literal, Sequence, Union
+from typing import Annotated, Any, Callable, ClassVar, Literal, Sequence, Union
 
 import numpy as np
 
 from ..caches import PER_PIECE, PER_TEXT, RESOURCE, cached
+from ..constraints import Param
 from ..core import ParameterError
 from .spans import span_array
 from .words import WORD, count_words, inside_word
@@ -54,6 +55,8 @@ __all__ = [
     "check_tokenizer",
     "TokenizerLike",
     "TokenizerName",
+    "TokenizerParam",
+    "UnitParam",
     "UnitSized",
     "count_tokens",
     "count_words",
@@ -77,6 +80,12 @@ TokenizerName = Literal["minilm", "cl100k"]
 #: A tokenizer by name, or an object: a Hugging Face fast tokenizer, a ``tokenizers.Tokenizer``, a
 #: tiktoken ``Encoding``, or a function of a text (see the module docstring for what it may return).
 TokenizerLike = Union[TokenizerName, Any]
+#: The declaration of a sized chunker's ``unit`` parameter (``unit: UnitParam = "chars"``): it says
+#: how the sizes declared ``counted_in_unit`` are counted (`chunklab.core.Chunker.size_measure`).
+UnitParam = Annotated[SizeUnit, Param(size_measure="unit")]
+#: The declaration of a sized chunker's ``tokenizer`` parameter (``tokenizer: TokenizerParam =
+#: "minilm"``): it counts the tokens when ``unit`` is ``"tokens"``, and changes nothing otherwise.
+TokenizerParam = Annotated[TokenizerLike, Param(size_measure="tokenizer", active_when={"unit": ("tokens",)})]
 _NAMES = ("minilm", "cl100k")
 
 @cached(PER_PIECE)
@@ -416,7 +425,8 @@ class UnitSized:
     checks every sized chunker shares (run by `validate`): the tokenizer works (`check_tokenizer`;
     with spans when `cuts_at_tokens` and the unit is tokens), and a ``min_chunk_size``, where the
     chunker has one, is smaller than ``chunk_size``. List the mixin before `chunklab.core.Chunker`
-    among the bases.
+    among the bases, and declare the parameters in ``__init__``: ``unit: UnitParam``,
+    ``tokenizer: TokenizerParam`` and a ``chunk_size`` declared ``Param(counted_in_unit=True)``.
 
     The one exception to the size contract that every sized chunker shares: a single character that
     alone measures more than ``chunk_size`` (a character outside ASCII can be two or three cl100k
@@ -425,11 +435,6 @@ class UnitSized:
 
     #: True for the chunkers that cut at token boundaries (they need a tokenizer that gives spans).
     cuts_at_tokens: ClassVar[bool] = False
-    #: `tokenizer` changes nothing unless sizes are counted in tokens (see `chunklab.core.Chunker`);
-    #: a subclass with rules of its own adds them to these: ``{**UnitSized.active_when, ...}``.
-    active_when: ClassVar[dict[str, dict[str, tuple[Any, ...]]]] = {"tokenizer": {"unit": ("tokens",)}}
-    #: `chunk_size` is counted in `unit`; a subclass adds its other sizes (an overlap, a minimum).
-    measured_in_unit: ClassVar[tuple[str, ...]] = ("chunk_size",)
     chunk_size: int
     unit: SizeUnit
     tokenizer: TokenizerLike

@@ -10,9 +10,10 @@ from __future__ import annotations
 import bisect
 import re
 import typing
-from typing import Any, Iterable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Iterable, Iterator, Literal, Sequence
 
 from ..caches import PER_PIECE, PER_TEXT, cached
+from ..constraints import Param
 from .language import LANGUAGES, detect_language
 from .pack import pack
 from .paragraphs import paragraph_spans
@@ -26,11 +27,16 @@ __all__ = [
     "SENTENCE_METHODS",
     "SentenceLanguage",
     "SentenceMethod",
+    "SentenceSplitterParam",
     "sentence_blocks",
     "sentence_spans",
 ]
 
 SentenceMethod = Literal["regex", "pysbd", "punkt", "spacy", "spacy_model"]
+#: The declaration of a chunker's ``sentence_splitter`` parameter (``sentence_splitter:
+#: SentenceSplitterParam = "regex"``): `explore`'s stats line counts the sentences of the splitter
+#: chosen (the option of the same name of `chunklab.viz.chunks.render_html`).
+SentenceSplitterParam = Annotated[SentenceMethod, Param(view_option="sentence_splitter")]
 #: The sentence splitters `sentence_spans` offers, fastest first.
 SENTENCE_METHODS: tuple[str, ...] = typing.get_args(SentenceMethod)
 SentenceLanguage = Literal["auto", "en", "de", "fr", "es", "it", "pt", "nl", "ru", "zh", "ja"]

@@ -1,8 +1,8 @@
 """The controls of an explorer: which control each parameter gets, and slider ranges in any unit.
 
 `control_specs` reads a chunker class's parameter constraints (`chunklab.core.Chunker.constraints`,
-plus its `widget_hints` and the caller's overrides) and gives each parameter the control its
-constraint names: int -> integer slider, float -> float slider, options -> dropdown, bool -> checkbox,
+plus the slider each `chunklab.constraints.Param` declares and the caller's overrides) and gives
+each parameter the control its constraint names: int -> integer slider, float -> float slider, options -> dropdown, bool -> checkbox,
 str -> text box, ``tuple[str, ...]`` -> text box of comma-separated values; callables, objects and
 parameters that may be None are shown, not changed.
 
@@ -72,13 +72,14 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
 
     An override may be a tuple ``(low, high)`` or ``(low, high, step)`` for a slider range, a list
     for dropdown options, or a plain value for the starting value (for a ``tuple[str, ...]``
-    parameter: a tuple, or one comma-separated string). Ranges otherwise come from the
-    class's `widget_hints`, then its constraint's bounds, then a guess around the default.
+    parameter: a tuple, or one comma-separated string). Ranges otherwise come from the slider
+    the parameter's `chunklab.constraints.Param` declares, then its constraint's bounds, then a
+    guess around the default.
     Parameters whose constraint has no natural control (callables, objects, None allowed) are
     passed through unchanged ("fixed").
     """
     specs = {}
-    hints = getattr(chunker_class, "widget_hints", {})
+    declarations = chunker_class.declarations()
     constraints = chunker_class.constraints()
     for name, param in chunker_class.param_specs().items():
         constraint = constraints[name]
@@ -89,14 +90,14 @@ def control_specs(chunker_class: type[Chunker], **overrides: Any) -> dict[str, C
             value = override
         else:
             value = param.default if isinstance(override, (tuple, list)) else override
-        specs[name] = _spec_for(name, constraint, value, override, hints.get(name))
+        specs[name] = _spec_for(name, constraint, value, override, declarations[name].slider)
     unknown = set(overrides) - set(specs)
     if unknown:
         raise ValueError(f"{chunker_class.__name__} has no parameter(s) {sorted(unknown)}")
     return specs
 
 
-def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, hint: Any) -> ControlSpec:
+def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, slider: Any) -> ControlSpec:
     control = "fixed" if constraint.optional else constraint.control
     if isinstance(constraint, NameOrObject) and not isinstance(value, str):
         control = "fixed"  # a tokenizer object, not one of the names: shown, not changed
@@ -107,17 +108,17 @@ def _spec_for(name: str, constraint: Constraint, value: Any, override: Any, hint
         separator = constraint.separator if isinstance(constraint, TextList) else None
         return ControlSpec(name, cast(ControlKind, control), tuple(value) if separator else value, separator=separator)
     if control in NUMERIC and isinstance(constraint, Number):
-        low, high, step = _numeric_range(control, value, override, hint, (constraint.low, constraint.high))
+        low, high, step = _numeric_range(control, value, override, slider, (constraint.low, constraint.high))
         return ControlSpec(name, cast(ControlKind, control), min(max(value, low), high), low, high, step)
     if isinstance(override, list):
         return ControlSpec(name, "choice", override[0] if value not in override else value, options=tuple(override))
     return ControlSpec(name, "fixed", value)
 
 
-def _numeric_range(kind: str, value: Any, override: Any, hint: Any, bound: tuple) -> tuple[Any, Any, Any]:
-    """A slider's ``(low, high, step)``: the caller's range or the class's hint, kept inside the
+def _numeric_range(kind: str, value: Any, override: Any, slider: Any, bound: tuple) -> tuple[Any, Any, Any]:
+    """A slider's ``(low, high, step)``: the caller's range or the declared slider, kept inside the
     declared interval `bound`; else the interval itself, closed around the default if open."""
-    source = override if isinstance(override, tuple) else hint
+    source = override if isinstance(override, tuple) else slider
     if source is not None:
         low, high, *rest = source
         step = rest[0] if rest else (1 if kind == "int" else (high - low) / 100)

@@ -2,23 +2,25 @@
 
 Controls come from `chunklab.viz.controls.control_specs`. `Explorer.render` is the pure function
 that turns parameter values into HTML; the widgets only call it. What the learner sees follows
-what the chunker declares (see `chunklab.core.Chunker`):
+what the chunker declares, each parameter in its `chunklab.constraints.Param` (read through
+`chunklab.core.Chunker.declarations`) and the class in `main_control` and `view_options`:
 
 * the main control (`main_control`) comes first in the row of controls;
-* a control that changes nothing in the current state (`active_when`: ``tokenizer`` while sizes
+* a control that changes nothing in the current state (``active_when``: ``tokenizer`` while sizes
   are in characters) is disabled, with a tooltip that says when it acts, and enabled again as
   soon as its deciding control allows. Disabled, not hidden: the row keeps its layout, so the
   control under the learner's mouse never jumps away, and the greyed control shows that it exists
   and what unlocks it;
-* size sliders (`measured_in_unit`) follow the way sizes are counted (`size_measure`): switching
+* size sliders (``counted_in_unit``) follow the way sizes are counted (`size_measure`, from the
+  parameters declared ``size_measure="unit"`` and ``"tokenizer"``): switching
   from characters to tokens turns
   a 20-2,000 character slider into a slider of about 4-450 tokens and the current size into the
   same amount of text in tokens (`chunklab.viz.controls.chars_per_unit`, measured on the text);
   switching back restores the size it had;
-* ranges that depend on a choice (`widget_hints_by`: the semantic chunker's `threshold` per
-  `method`) follow that choice;
-* a parameter that is also an option of `chunklab.viz.chunks.render_html` (``sentence_splitter``:
-  the stats line counts the sentences of the splitter chosen) is passed on to it.
+* ranges that depend on a choice (``slider_by``: the semantic chunker's `threshold` per `method`)
+  follow that choice;
+* a parameter declared ``view_option`` is passed on to `chunklab.viz.chunks.render_html` as that
+  option (``sentence_splitter``: the stats line counts the sentences of the splitter chosen).
 
 No parameter is treated by its name here: what the explorer does follows the declarations.
 
@@ -29,7 +31,6 @@ The HTML carries ``data-nchunks``, ``data-chunker``, ``data-params``, ``data-mai
 from __future__ import annotations
 
 import html
-import inspect
 from dataclasses import replace
 from typing import Any
 
@@ -43,11 +44,6 @@ __all__ = ["ControlSpec", "Explorer", "control_specs", "explore"]
 
 #: A way of counting sizes: the unit, and the tokenizer when the unit is tokens (`Chunker.size_measure`).
 _Measure = tuple[str, Any]
-#: The options of `render_html` a chunker parameter of the same name passes on: its keyword-only
-#: ones but those `Explorer.render` sets itself.
-_RENDER_OPTIONS = frozenset(
-    name for name, p in inspect.signature(render_html).parameters.items() if p.kind is p.KEYWORD_ONLY
-) - {"max_chars", "attrs"}
 
 
 class Explorer:
@@ -73,9 +69,11 @@ class Explorer:
         self.specs = control_specs(chunker_class, **overrides)
         self.params = {name: spec.value for name, spec in self.specs.items()}
         self.main = _main_control(chunker_class, self.specs, main)
+        #: Every parameter's `chunklab.constraints.Param` (`chunklab.core.Chunker.declarations`).
+        self.declarations = chunker_class.declarations()
         start = chunker_class.size_measure(self.params)
-        sized = chunker_class.measured_in_unit
-        # A range the caller gives is in the starting unit; one from `widget_hints` or the bounds is in characters.
+        sized = [name for name, declared in self.declarations.items() if declared.counted_in_unit]
+        # A range the caller gives is in the starting unit; a declared slider or the bounds are in characters.
         self._reference: dict[str, tuple[ControlSpec, _Measure]] = {
             name: (self.specs[name], start if isinstance(overrides.get(name), tuple) else ("chars", None))
             for name in sized
@@ -101,9 +99,10 @@ class Explorer:
         followed: dict[str, ControlSpec] = {}
         measure = self.chunker_class.size_measure
         followed.update(self._follow_unit(measure(before), measure(self.params)))
-        for target, (decider, table) in self.chunker_class.widget_hints_by.items():
-            if decider == name and target in self.specs:
-                followed[target] = self._follow_choice(target, decider, table, before[name], value)
+        for target, declared in self.declarations.items():
+            if declared.slider_by is not None and declared.slider_by[0] == name and target in self.specs:
+                table = dict(declared.slider_by[1])
+                followed[target] = self._follow_choice(target, name, table, before[name], value)
         changed = [n for n, spec in followed.items() if spec != self.specs[n]]
         for n in changed:
             self.specs[n] = followed[n]
@@ -171,9 +170,9 @@ class Explorer:
         """Chunk the text with these parameter values (the current ones by default) and return HTML.
 
         Invalid combinations (e.g. overlap >= size) render the chunker's error message instead of
-        chunks, with ``data-nchunks="0"`` and ``data-error`` set. Parameters that are options of
-        `render_html` too (``sentence_splitter``: the stats line counts the sentences of the
-        splitter chosen) are passed on.
+        chunks, with ``data-nchunks="0"`` and ``data-error`` set. Parameters declared
+        ``view_option`` are passed on to `render_html` as that option (``sentence_splitter``: the
+        stats line counts the sentences of the splitter chosen).
         """
         values = {**self.params, **params}
         attrs = self._attrs(values)
@@ -181,12 +180,13 @@ class Explorer:
             chunks = self.chunks(**params)
         except ParameterError as error:
             return _error_html(str(error), attrs)
-        options = {**self.chunker_class.view_options, **{k: v for k, v in values.items() if k in _RENDER_OPTIONS}}
+        passed = {d.view_option: values[n] for n, d in self.declarations.items() if d.view_option and n in values}
+        options = {**self.chunker_class.view_options, **passed}
         return render_html(chunks, self.text, max_chars=self.max_chars, attrs=attrs, **options)
 
     def _attrs(self, values: dict[str, Any]) -> dict[str, Any]:
         controls = [name for name, spec in self.specs.items() if spec.kind != "fixed"]
-        rules = self.chunker_class.active_when
+        rules = {name: declared.active_when for name, declared in self.declarations.items() if declared.active_when}
         attrs: dict[str, Any] = {
             "chunker": self.chunker_class.name or self.chunker_class.__name__,
             "params": _jsonable(values),

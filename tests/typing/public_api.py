@@ -6,17 +6,38 @@ when a signature or a return type stops matching that use."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Annotated, Any, Callable, Iterator, Mapping
 
 from chunklab import CHUNKERS, Chunk, Chunker, Document, ParameterError, compare, explore, list_documents, load_document
 from chunklab import load_questions, show
+from chunklab.constraints import Param
 from chunklab.evaluation import curve, leaderboard, paired, summarize
 from chunklab.formats import document_blocks, read_document
 from chunklab.models import default_embedder
 from chunklab.pipeline import chunk_document, read_jsonl, to_dicts, to_langchain, write_jsonl
 from chunklab.strategies import FixedSizeChunker, HybridChunker, RecursiveChunker, SemanticChunker
 from chunklab.text import length_function, pack, sentence_spans, word_spans
+from chunklab.text.length import TokenizerParam, UnitParam
 from chunklab.viz import chunk_stats, render_html
+
+
+class LineChunker(Chunker):
+    """A chunker of one's own, its parameters declared as docs/library.md and CONTRIBUTING say."""
+
+    def __init__(
+        self,
+        *,
+        lines: Annotated[int, Param(low=1, slider=(1, 20, 1), counted_in_unit=True)] = 1,
+        unit: UnitParam = "chars",
+        tokenizer: TokenizerParam = "minilm",
+    ) -> None:
+        self.lines: int = lines
+        self.unit = unit
+        self.tokenizer = tokenizer
+        self.validate()
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        yield 0, len(text)
 
 
 def course(path: Path) -> None:
@@ -47,6 +68,8 @@ def course(path: Path) -> None:
     stats: dict[str, Any] = chunk_stats(chunks, doc.text)
     show(chunks, doc.text)
     explore(SemanticChunker, doc.text)
+    declared: dict[str, Param] = LineChunker.declarations()
+    sizes: int = LineChunker(lines=2, unit="words").lines
     sentences: list[tuple[int, int]] = sentence_spans(doc.text)
     words: list[tuple[int, int]] = word_spans(doc.text)
     measure: Callable[[str], int] = length_function("tokens", "minilm")
@@ -58,4 +81,4 @@ def course(path: Path) -> None:
     again: list[Chunk] = read_jsonl(written)
     embed = default_embedder()
     print(names, questions, start, end, text, metadata, params, same, default, message, board, table, rows, verdict,
-          html, stats, words, packed, blocks, records, again, embed)
+          html, stats, words, packed, blocks, records, again, embed, declared, sizes)

@@ -20,6 +20,10 @@ it uses live in their own modules and are re-exported here for convenience:
 
 All documents of a comparison are indexed together, as in a real RAG store: a question may retrieve
 chunks of another document, which then count as retrieved text that answers nothing.
+
+`compare` and `compare_at_k_rows` are `chunklab.evaluation.remembered.remembered`: after
+``persist_measurements(folder)`` a call measured once is read back from `folder` when it is made
+again with the same chunkers, texts, questions and library (a notebook run a second time).
 """
 
 from __future__ import annotations

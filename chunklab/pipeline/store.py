@@ -13,9 +13,10 @@ What is stored for a chunk: its text as the document; its vector, made from
 `chunklab.evaluation.indexing.indexed_text` (the text alone, or with ``use_context=True`` its
 ``metadata["context"]`` on a line before it); its metadata flattened to the types Chroma keeps
 (`flatten_metadata`) plus ``start`` and ``end``; and an id computed from its source, offsets and
-indexed text (`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a document replaces
-its old chunks in that collection. `index_stream` takes the chunks as an iterable and embeds them in
-batches, so a large tree is indexed in bounded memory, and says how many chunks were new.
+indexed text (`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a
+document replaces its old chunks in that collection. `index_stream` takes the chunks as an iterable
+and embeds them in batches, so a large tree is indexed in bounded memory, and says how many chunks
+were new.
 
 ``use_context`` means what it means in `chunklab.evaluation.comparison.compare`, and is False by
 default there and here: `index_documents` with ``use_context=True`` (``chunklab index

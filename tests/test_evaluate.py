@@ -326,8 +326,8 @@ def test_merge_adjacent_joins_overlapping_and_touching_spans_only():
 
 def test_indexed_text_puts_the_context_first_only_when_asked():
     chunk = Chunk("row 1 | 2", 0, 9, 0, {"context": "a | b"})
-    assert indexed_text(chunk) == "a | b\nrow 1 | 2"
-    assert indexed_text(chunk, use_context=False) == "row 1 | 2"
+    assert indexed_text(chunk, use_context=True) == "a | b\nrow 1 | 2"
+    assert indexed_text(chunk) == indexed_text(chunk, use_context=False) == "row 1 | 2"  # off by default
     assert indexed_text(Chunk("x", 0, 1)) == "x"
 
 

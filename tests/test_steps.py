@@ -8,7 +8,8 @@ import pytest
 
 from chunklab import CHUNKERS, Chunk, Chunker, Document
 from chunklab.core import ParameterError
-from chunklab.evaluation.comparison import compare, contextualized
+from chunklab.evaluation.comparison import compare, indexed_pairs
+from chunklab.evaluation.indexing import contextualized
 from chunklab.strategies import FixedSizeChunker, HybridChunker, RecursiveChunker, TableChunker
 from chunklab.strategies.llm import LLMContext
 from chunklab.strategies.steps import (
@@ -161,11 +162,13 @@ def test_use_context_indexes_a_context_for_every_registered_chunker_and_a_wrappe
     sources = {d.name: d.text for d in docs()}
     for label, chunker in chunkers.items():
         chunks = [(c.metadata["source"], c) for c in result.chunks[label]]
-        indexed = contextualized(chunker, chunks, sources)
+        indexed = indexed_pairs(chunker, chunks, sources)
         assert [(n, c.start, c.end) for n, c in indexed] == [(n, c.start, c.end) for n, c in chunks], label
-        own = "context" in chunker.get_params() or any(c.metadata.get("context") for _, c in chunks)
-        if not own:  # both documents have a title, so the step writes a context on every chunk
-            assert all(c.metadata.get("context") for _, c in indexed), label
+        for doc in docs():
+            own = "context" in chunker.get_params() or any(c.metadata.get("context") for n, c in chunks
+                                                            if n == doc.name)
+            if not own:  # both documents have a title, so the step writes a context on every chunk
+                assert all(c.metadata.get("context") for n, c in indexed if n == doc.name), (label, doc.name)
     # The heading's word ("zebra") is only in the context: the wrapped splitter's chunk is found by it.
     answered = result.rows.set_index(["chunker", "question"])["answered"]
     plain = compare({"wrapped splitter": LineSplitter()}, docs(), questions(), retrievers=("bm25",), budget=[60],
@@ -176,14 +179,27 @@ def test_use_context_indexes_a_context_for_every_registered_chunker_and_a_wrappe
 
 def test_a_chunkers_own_context_stands():
     table = TableChunker()
-    chunks = [("guide", c) for c in table(GUIDE, source="guide")]
-    assert contextualized(table, chunks, {"guide": GUIDE}) == chunks  # it has a context parameter
+    chunks = table(GUIDE, source="guide")
+    assert contextualized(table, GUIDE, chunks) == chunks  # it has a context parameter
     hybrid = HybridChunker(context=None)
-    chunks = [("guide", c) for c in hybrid(GUIDE, source="guide")]
-    assert contextualized(hybrid, chunks, {"guide": GUIDE}) == chunks  # context=None means none
+    chunks = hybrid(GUIDE, source="guide")
+    assert contextualized(hybrid, GUIDE, chunks) == chunks  # context=None means none
     fixed = FixedSizeChunker(chunk_size=50)
-    chunks = [("guide", with_metadata(c, context="own")) for c in fixed(GUIDE, source="guide")]
-    assert contextualized(fixed, chunks, {"guide": GUIDE}) == chunks
+    chunks = [with_metadata(c, context="own") if c.index == 1 else c for c in fixed(GUIDE, source="guide")]
+    assert contextualized(fixed, GUIDE, chunks) == chunks  # one chunk with its own: the document's stand
+
+
+def test_the_rule_is_decided_document_by_document():
+    """A chunker that writes a context on one document and none on another: the first document's
+    chunks stand, the second's get the context step's (what a store indexing one file at a time does)."""
+    fixed = FixedSizeChunker(chunk_size=50)
+    guide = [with_metadata(c, context="own") for c in fixed(GUIDE, source="guide")]
+    notes = fixed(NOTES, source="notes")
+    pairs = [("guide", c) for c in guide] + [("notes", c) for c in notes]
+    indexed = indexed_pairs(fixed, pairs, {"guide": GUIDE, "notes": NOTES})
+    assert [c for n, c in indexed if n == "guide"] == guide
+    assert [c for n, c in indexed if n == "notes"] == contextualized(fixed, NOTES, notes) == ContextStep()(NOTES, notes)
+    assert all(c.metadata["context"] == "Field notes" for c in contextualized(fixed, NOTES, notes))
 
 
 def test_use_context_gives_wrapped_langchain_and_llama_index_splitters_a_context():
@@ -202,7 +218,7 @@ def test_use_context_gives_wrapped_langchain_and_llama_index_splitters_a_context
     sources = {d.name: d.text for d in docs()}
     for label, chunker in chunkers.items():
         chunks = [(c.metadata["source"], c) for c in with_context.chunks[label]]
-        indexed = contextualized(chunker, chunks, sources)
+        indexed = indexed_pairs(chunker, chunks, sources)
         assert all(c.metadata.get("context") for _, c in indexed), label
         assert all(sources[n][c.start : c.end] == c.text for n, c in indexed), label
     # "zebra" is only in the heading: with the context step's breadcrumb the LangChain chunk is found.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -12,8 +13,10 @@ import numpy as np
 import pytest
 
 from chunklab import CHUNKERS, Chunk, load_document, load_questions
-from chunklab.evaluation.comparison import compare_at_k
-from chunklab.evaluation.retrieval import RETRIEVERS, DenseRetriever
+from chunklab.evaluation.comparison import compare, compare_at_k
+from chunklab.evaluation.indexing import indexed_text
+from chunklab.evaluation.retrieval import RETRIEVERS, DenseRetriever, Retriever
+from chunklab.formats.readers import read_document
 from chunklab.models.embed import default_embedder
 from chunklab.pipeline import store
 from chunklab.pipeline.cli import main
@@ -71,11 +74,12 @@ def test_every_strategys_records_survive_json_and_flatten_to_chroma_metadata(nam
 def test_chunk_ids_come_from_source_offsets_and_indexed_text():
     a = Chunk("text", 0, 4, 0, {"source": "a"})
     assert store.chunk_id(a) == store.chunk_id(Chunk("text", 0, 4, 7, {"source": "a", "other": 1}))
+    with_context = Chunk("text", 0, 4, 0, {"source": "a", "context": "Title"})
     assert len({store.chunk_id(a), store.chunk_id(Chunk("text", 5, 9, 0, {"source": "a"})),
                 store.chunk_id(Chunk("text", 0, 4, 0, {"source": "b"})),
-                store.chunk_id(Chunk("text", 0, 4, 0, {"source": "a", "context": "Title"}))}) == 4
-    with_context = Chunk("text", 0, 4, 0, {"source": "a", "context": "Title"})
-    assert store.chunk_id(with_context, use_context=False) == store.chunk_id(a)
+                store.chunk_id(with_context, use_context=True)}) == 4
+    # the context is part of the id only when it is embedded, which is off by default
+    assert store.chunk_id(with_context) == store.chunk_id(with_context, use_context=False) == store.chunk_id(a)
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +161,7 @@ def test_list_metadata_filters_by_membership_and_context_is_embedded(tmp_path):
         Chunk(source[29:], 29, len(source), 1, {"source": "log", "page": 2, "entities": ["Tomas", "Ada", "Porto"],
                                                "context": "Ship's log, second page"}),
     ]
-    collection = store.index_chunks(tmp_path / "db", FixedSizeChunker(), chunks)
+    collection = store.index_chunks(tmp_path / "db", FixedSizeChunker(), chunks, use_context=True)
     fields = json.loads(collection.metadata[store.FIELDS_KEY])
     assert fields["entities"] == "list:str" and fields["page"] == "int" and fields["context"] == "str"
     assert store.parse_where(["entities=Ada"], fields) == {"entities": {"$contains": "Ada"}}
@@ -169,8 +173,9 @@ def test_list_metadata_filters_by_membership_and_context_is_embedded(tmp_path):
         "Ada Brook", "Lisbon"]
     with pytest.raises(ValueError, match="is a list"):
         store.parse_where(["entities>=Ada"], fields)
-    # the vector of the second chunk was made from context + text, as evaluate.indexed_text says
-    stored = np.array(collection.get(ids=[store.chunk_id(chunks[1])], include=["embeddings"])["embeddings"][0])
+    # the vector of the second chunk was made from context + text, as indexing.indexed_text says
+    stored = np.array(collection.get(ids=[store.chunk_id(chunks[1], use_context=True)],
+                                     include=["embeddings"])["embeddings"][0])
     expected = default_embedder()(["Ship's log, second page\n" + chunks[1].text])[0]
     assert np.allclose(stored, expected, atol=1e-6)
 
@@ -275,3 +280,121 @@ def test_cli_budget_sizes_the_hybrid_and_is_refused_by_a_strategy_without_one(tm
     assert main(["chunk", str(doc), "--strategy", "fixed", "--budget", "2000"], out=io.StringIO()) == 2
     assert "has none" in capsys.readouterr().err
     assert main(["chunk", str(doc), "--budget", "0"], out=io.StringIO()) == 2
+
+
+# -- use_context: one rule for compare, the store and the command line -----------------------------
+GUIDE = ("# Harbor Guide\n\nHarbor Cache keeps copies of packages close to the build machines.\n\n"
+         "## Install\n\nDownload the archive and unpack it. Run the installer as an ordinary user.\n\n"
+         "## Zebra crossings\n\nPeers talk to each other on port 7481. The admin API is bound to localhost.\n")
+NOTES = "Field notes\n\nThe river rose in spring. Fishermen counted the salmon by hand. The weir was built in 1911.\n"
+
+
+class Recorder(Retriever):
+    """Keeps every list of texts `compare` indexes (one per chunking and context setting); ranks in
+    index order."""
+
+    name = "recorder"
+
+    def __init__(self):
+        self.indexed = []
+
+    def index(self, texts):
+        self.indexed.append(list(texts))
+
+    def search(self, queries, k, allowed=None):
+        return [list(range(min(k, len(self.indexed[-1])))) for _ in queries]
+
+
+class RecordingEmbedder:
+    """Stands in for MiniLM in the store: keeps every text it embeds, in order; a unit vector per text."""
+
+    dim = 384
+
+    def __init__(self):
+        self.texts = []
+
+    def __call__(self, texts):
+        self.texts.extend(texts)
+        seeds = [int(hashlib.sha256(t.encode()).hexdigest()[:8], 16) for t in texts]
+        vectors = np.array([np.random.default_rng(s).normal(size=self.dim) for s in seeds], dtype=np.float32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+@pytest.fixture
+def own_files(tmp_path):
+    """A markdown guide with sections and a plain text file with a title line, and a question about each."""
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "guide.md").write_text(GUIDE, encoding="utf-8")
+    (folder / "notes.txt").write_text(NOTES, encoding="utf-8")
+    documents = [read_document(folder / name, name) for name in ("guide.md", "notes.txt")]
+    questions = []
+    for doc, answer in zip(documents, ("Peers talk to each other on port 7481", "The weir was built in 1911")):
+        start = doc.text.index(answer)
+        questions.append({"id": doc.name, "doc": doc.name, "question": "zebra weir", "kind": "fact",
+                          "answers": [{"start": start, "end": start + len(answer), "text": answer}]})
+    (tmp_path / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions), encoding="utf-8")
+    return folder, documents, questions
+
+
+#: A chunker without a context of its own, one that writes one on the markdown guide only, and one
+#: that decides about context itself (its `context` parameter).
+CONTEXT_CASES = {"fixed": FixedSizeChunker(chunk_size=60), "markdown": CHUNKERS["markdown"](chunk_size=80),
+                 "hybrid": HybridChunker(chunk_size=80, min_chunk_size=20)}
+
+
+@pytest.mark.parametrize("use_context", [False, True])
+@pytest.mark.parametrize("name", sorted(CONTEXT_CASES))
+def test_the_store_embeds_what_compare_indexes(tmp_path, monkeypatch, own_files, name, use_context):
+    _, documents, questions = own_files
+    chunker = CONTEXT_CASES[name]
+    recorder = Recorder()
+    compare({name: chunker}, documents, questions, retrievers=(recorder,), budget=[100], use_context=use_context,
+            progress=False)
+    embedder = RecordingEmbedder()
+    monkeypatch.setattr(store, "default_embedder", lambda: embedder)
+    collection = store.index_documents(tmp_path / "db", chunker, documents, use_context=use_context)
+    assert embedder.texts == recorder.indexed[0]
+    plain = [c.text for d in documents for c in chunker(d.text, source=d.name)]
+    assert (embedder.texts != plain) is use_context, "with a context every document's chunks have one here"
+    # each id is the hash of what was embedded, and the context embedded is the one stored
+    stored = collection.get(include=["documents", "metadatas"])
+    for key, text, metadata in zip(stored["ids"], stored["documents"], stored["metadatas"]):
+        chunk = Chunk(text, metadata["start"], metadata["end"], metadata["chunk_index"], metadata)
+        assert key == store.chunk_id(chunk, use_context) and indexed_text(chunk, use_context) in embedder.texts
+
+
+@pytest.mark.parametrize("flag", [[], ["--use-context"]])
+def test_index_use_context_embeds_what_evaluate_use_context_indexes(tmp_path, monkeypatch, capsys, own_files, flag):
+    """The flag's help: evaluate indexes, and index embeds, each chunk with a context (its chunker's
+    own, else the document's title and section breadcrumb) only with --use-context; index keeps the
+    context in the chunk's metadata."""
+    from chunklab.pipeline import cli
+
+    folder, _, _ = own_files
+    files = [str(folder / "guide.md"), str(folder / "notes.txt")]
+    for strategy in ("fixed", "markdown"):
+        recorder, embedder = Recorder(), RecordingEmbedder()
+        monkeypatch.setattr(cli, "_retriever", lambda name: recorder)
+        monkeypatch.setattr(store, "default_embedder", lambda: embedder)
+        assert main(["evaluate", *files, "--questions", str(tmp_path / "questions.jsonl"), "--strategy", strategy,
+                     "--param", "chunk_size=60", "--retriever", "bm25", "--budget", "100", "--no-progress", *flag],
+                    out=io.StringIO()) == 0
+        out = io.StringIO()
+        assert main(["index", *files, "--store", str(tmp_path / strategy), "--strategy", strategy,
+                     "--param", "chunk_size=60", "--jobs", "1", "--no-progress", *flag], out=out) == 0, (
+            capsys.readouterr().err)
+        assert embedder.texts == recorder.indexed[0], strategy
+        name = out.getvalue().split("\t")[0]
+        stored = store.open_store(tmp_path / strategy).get_collection(name).get(include=["documents", "metadatas"])
+        contexts = {(m["source"], text): m.get("context") for text, m in zip(stored["documents"], stored["metadatas"])}
+        embedded = {f"{c}\n{t}" if c and flag else t for (_, t), c in contexts.items()}
+        assert set(embedder.texts) == embedded
+        if strategy == "fixed":  # no context of its own: the step's title and breadcrumb, kept in the metadata
+            peers = next(key for key in contexts if "Peers talk" in key[1])
+            notes = [key for key in contexts if key[0] == "notes.txt"]
+            assert contexts[peers] == ("Harbor Guide > Zebra crossings" if flag else None)
+            assert all(contexts[key] == ("Field notes" if flag else None) for key in notes)
+        else:  # the markdown chunker's own context on the guide; the notes, without one, get the step's
+            assert all(contexts[key] for key in contexts if key[0] == "guide.md")
+            assert all((contexts[key] == "Field notes") is bool(flag) for key in contexts if key[0] == "notes.txt")

@@ -2,7 +2,8 @@
 comparisons, structure broken, boundary scores, the goal."""
 
 from .budget import Comparison
-from .comparison import compare, compare_at_k, compare_at_k_rows, default_chunkers, guidance, indexed_text, summarize
+from .comparison import compare, compare_at_k, compare_at_k_rows, default_chunkers, guidance, summarize
+from .indexing import contextualized, indexed_text
 from .metrics import excerpts_kept_whole, structure_metrics
 from .paired import paired
 from .retrieval import RETRIEVERS, Retriever
@@ -15,6 +16,7 @@ __all__ = [
     "compare",
     "compare_at_k",
     "compare_at_k_rows",
+    "contextualized",
     "curve",
     "default_chunkers",
     "excerpts_kept_whole",

@@ -5,8 +5,9 @@ text per question (a budget; the headline, fair view), and it returns a `Compari
 `leaderboard`, `curve` and `guidance` read it, and `paired` says whether a difference is real.
 `compare_at_k` measures the k best chunks per question instead (the k view, kept to show why a
 budget is fairer). With ``use_context`` a chunk is indexed with a context before its text: its
-chunker's own, or the one the context step after chunking writes (`contextualized`). The pieces
-it uses live in their own modules and are re-exported here for convenience:
+chunker's own, or the one the context step after chunking writes, by the rule the vector store
+follows too (`chunklab.evaluation.indexing`: `contextualized`, `indexed_text`). The pieces it uses
+live in their own modules and are re-exported here for convenience:
 
 * `chunklab.evaluation.budget`: the budget rule (`spend`), `Comparison`, `BUDGET_METRICS`,
   `DEFAULT_BUDGETS`;
@@ -39,9 +40,9 @@ from ..core import CHUNKERS, Chunk, Chunker
 from ..formats.corpus import Split, list_documents, load_document, load_questions
 from ..formats.document import Document
 from ..phases import phase
-from ..strategies.steps import ContextStep
 from ..text.length import TokenizerLike
 from ..text.spans import CharCounter
+from .indexing import contextualized, indexed_text
 from .budget import (
     BUDGET_METRICS,
     DEFAULT_BUDGETS,
@@ -102,6 +103,7 @@ __all__ = [
     "default_chunkers",
     "excerpts_kept_whole",
     "guidance",
+    "indexed_pairs",
     "indexed_text",
     "leaderboard",
     "merge_adjacent",
@@ -140,14 +142,6 @@ def _label_chunkers(chunkers: Mapping[str, Chunker] | Sequence[Chunker]) -> dict
         if not isinstance(chunker, Chunker):
             raise TypeError(f"chunker {label!r} must be a Chunker instance, got {type(chunker).__name__}")
     return labelled
-
-
-def indexed_text(chunk: Chunk, use_context: bool = True) -> str:
-    """What a retriever indexes for `chunk`: its ``metadata["context"]`` (a breadcrumb, a table
-    header, a title...) on a line before its text when `use_context` and a context exist, else
-    the text alone. Metrics never see this string; they use the chunk's offsets."""
-    context = chunk.metadata.get("context") if use_context else None
-    return f"{context}\n{chunk.text}" if context else chunk.text
 
 
 def merge_adjacent(spans: Sequence[tuple[int, int]], counter: CharCounter | None = None) -> list[tuple[int, int]]:
@@ -283,11 +277,13 @@ def compare(
         (`chunklab.text.length.TokenizerLike`).
     use_context:
         Index each chunk with a context before its text (`indexed_text`); the metrics still score
-        the chunk's own span, and a budget counts the chunk's text only. With True every chunking
-        is indexed with a context: its chunker's own, or the one `ContextStep()` writes (see
-        `contextualized` for the rule). ``"both"`` measures each chunker without context and, if
-        it writes a context of its own, with that context too, under the label
-        ``"<label> + context"`` (the chunking is done once). The ``context`` column says which.
+        the chunk's own span, and a budget counts the chunk's text only. False (the default, as
+        everywhere in chunklab): the text alone. True: every document's chunks are indexed with a
+        context, their chunker's own, else the one `ContextStep()` writes (`contextualized` gives
+        the rule; the vector store and ``chunklab index --use-context`` follow it too). ``"both"``
+        measures each chunker without context and, if it writes a context of its own, also with
+        context (by the rule of True) under the label ``"<label> + context"`` (the chunking is done
+        once). The ``context`` column says which.
     where:
         A metadata filter: ``where(question, chunks)`` returns a boolean mask over `chunks` (every
         chunk of every document, in order; ``chunk.metadata["source"]`` names its document) of
@@ -447,7 +443,7 @@ class _Measurement:
                 runs = _context_settings(self.use_context, label, flat)
                 bar.update(steps - len(runs) * len(self.retrievers))  # a setting this chunking does not have
                 for with_context, row_label in runs:
-                    indexed = contextualized(chunker, chunks, sources) if with_context else chunks
+                    indexed = indexed_pairs(chunker, chunks, sources) if with_context else chunks
                     texts = [indexed_text(c, with_context) for _, c in indexed]
                     chunkings.append({**columns, "chunker": row_label, "context": with_context})
                     for retriever in self.retrievers:
@@ -469,24 +465,14 @@ class _Measurement:
         return chunkings, timings, made
 
 
-def contextualized(
+def indexed_pairs(
     chunker: Chunker, chunks: Sequence[tuple[str, Chunk]], sources: Mapping[str, str]
 ) -> list[tuple[str, Chunk]]:
-    """``(document name, chunk)`` pairs as ``use_context=True`` indexes them.
-
-    The rule: a chunker's own context stands. When any chunk has a ``metadata["context"]``, or the
-    chunker has a ``context`` parameter (it decides about context itself: the hybrid with
-    ``context=None`` has none), the chunks are indexed as they are. Every other chunking gets the
-    context of `chunklab.strategies.steps.ContextStep()`, run on each document's chunks: the
-    document's title and the breadcrumb of the sections the chunk lies in, as the hybrid writes
-    them. `sources` maps document names to their text.
-    """
-    if "context" in chunker.get_params() or any(c.metadata.get("context") for _, c in chunks):
-        return list(chunks)
-    step = ContextStep()
+    """``(document name, chunk)`` pairs as ``use_context=True`` indexes them: `contextualized` on
+    each document's chunks (consecutive pairs with one name), with the text `sources` maps it to."""
     out: list[tuple[str, Chunk]] = []
     for name, group in itertools.groupby(chunks, key=lambda pair: pair[0]):
-        out.extend((name, chunk) for chunk in step(sources[name], [c for _, c in group]))
+        out.extend((name, chunk) for chunk in contextualized(chunker, sources[name], [c for _, c in group]))
     return out
 
 
@@ -584,7 +570,7 @@ def _budgets(budget: int | Sequence[int]) -> tuple[int, ...]:
 
 def _context_settings(use_context: bool | str, label: str, chunks: Sequence[Chunk]) -> list[tuple[bool, str]]:
     """``(index a context?, row label)`` for each setting `compare` measures a chunking with
-    (``"both"``: with context only when the chunker writes one)."""
+    (``"both"``: with context only when the chunker writes one of its own on some document)."""
     if use_context == "both":
         with_context = any(c.metadata.get("context") for c in chunks)
         return [(False, label)] + ([(True, f"{label} + context")] if with_context else [])

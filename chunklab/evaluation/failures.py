@@ -32,7 +32,7 @@ from ..core import Chunk, Chunker
 from ..formats.document import Document
 from ..text.spans import intersection, union
 from .budget import Meter, retrieval_depth, spend
-from .comparison import _make_retrievers, _Pool, contextualized, indexed_text
+from .comparison import _make_retrievers, _Pool, indexed_pairs, indexed_text
 from .retrieval import Retriever
 
 __all__ = ["CAUSES", "Ranking", "miss_causes", "rank"]
@@ -96,9 +96,9 @@ def rank(
     budget: int = 2000,
     label: str | None = None,
 ) -> Ranking:
-    """Chunk `docs`, index every chunk together (with a context first when `use_context`, by
-    `compare`'s rule: `contextualized`), and rank the chunks for every question deep enough to fill
-    `budget` characters (as `compare` does)."""
+    """Chunk `docs`, index every chunk together (with a context first when `use_context`, by the
+    rule `compare` and the vector store follow: `chunklab.evaluation.indexing.contextualized`), and
+    rank the chunks for every question deep enough to fill `budget` characters (as `compare` does)."""
     pool = _Pool(docs)
     chunks = [(doc.name, c) for doc in pool.docs for c in chunker(doc.text, source=doc.name)]
     spans = np.array([(pool.base[n] + c.start, pool.base[n] + c.end) for n, c in chunks], dtype=np.int64).reshape(-1, 2)
@@ -106,7 +106,7 @@ def rank(
     costs = meter.costs(spans)
     (built,) = _make_retrievers([retriever])
     sources = {d.name: d.text for d in pool.docs}
-    indexed = contextualized(chunker, chunks, sources) if use_context else chunks
+    indexed = indexed_pairs(chunker, chunks, sources) if use_context else chunks
     built.index_chunks([indexed_text(c, use_context) for _, c in indexed], chunks, sources)
     ranked = built.search([q["question"] for q in questions], max(1, retrieval_depth(costs, budget)))
     name = label or (f"{chunker.name} + context" if use_context else chunker.name)

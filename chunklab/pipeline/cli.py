@@ -165,11 +165,11 @@ def _default_jobs() -> int:
 
 
 def _chunk_task(
-    chunker: Chunker, path: Path, name: str, html_source: bool
+    chunker: Chunker, path: Path, name: str, html_source: bool, use_context: bool = False
 ) -> tuple[list[dict[str, Any]] | None, str | None]:
     """Worker: one file's records, or None and the reason it was skipped."""
     try:
-        return chunk_file(chunker, path, name, html_source), None
+        return chunk_file(chunker, path, name, html_source, use_context), None
     except DocumentError as error:
         return None, str(error)
     except Exception as error:  # a chunker failing on one document must not stop the others
@@ -211,19 +211,20 @@ def _show_progress(args: argparse.Namespace) -> bool:
 
 def _chunked_files(
     chunker: Chunker, files: Sequence[tuple[str, Path]], args: argparse.Namespace, failures: list[str],
-    action: str = "chunk",
+    action: str = "chunk", use_context: bool = False,
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """``(name, records)`` of every document of `files` that could be chunked, in order (``--jobs``
-    workers, ``--html-source`` and ``--progress`` from `args`); what failed is appended to `failures`
-    (and reported on stderr) as it happens. The progress bar is labelled `action`."""
+    workers, ``--html-source`` and ``--progress`` from `args`; with `use_context`, each chunk with the
+    context it is indexed with: `chunklab.pipeline.files.chunk_document`); what failed is appended to
+    `failures` (and reported on stderr) as it happens. The progress bar is labelled `action`."""
     from tqdm.auto import tqdm
 
-    tasks = [(chunker, path, name, args.html_source) for name, path in files]
+    tasks = [(chunker, path, name, args.html_source, use_context) for name, path in files]
     done = 0
     bar = tqdm(total=len(tasks), desc=f"{action} ({chunker.name})", unit="doc", disable=not _show_progress(args))
     with bar:
         try:
-            for (_, _, name, _), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, args.jobs)):
+            for (_, _, name, _, _), (records, problem) in zip(tasks, _in_order(_chunk_task, tasks, args.jobs)):
                 done += 1
                 if problem is not None:
                     _report(failures, problem)
@@ -232,7 +233,7 @@ def _chunked_files(
                 bar.update()
         except BrokenProcessPool as error:
             # A worker was killed (out of memory, a crash in native code): what is written stays written.
-            for _, path, _, _ in tasks[done:]:
+            for _, path, _, _, _ in tasks[done:]:
                 _report(failures, f"{path}: not chunked: a worker process died ({error})")
 
 
@@ -443,14 +444,15 @@ def _cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     client = None  # the store is created only when there is something to put in it
     failures: list[str] = []
     for chunker in chunkers:
-        chunks = (chunk for _, records in _chunked_files(chunker, found.files, args, failures, action="index")
+        chunks = (chunk for _, records in _chunked_files(chunker, found.files, args, failures, action="index",
+                                                         use_context=args.use_context)
                   for chunk in from_dicts(records))
         first = next(chunks, None)
         if first is None:
             print(f"chunklab index: no chunks to index for {chunker!r}", file=sys.stderr)
             continue
         client = client or store.open_store(args.store)
-        done = store.index_stream(client, chunker, itertools.chain([first], chunks), use_context=not args.no_context)
+        done = store.index_stream(client, chunker, itertools.chain([first], chunks), use_context=args.use_context)
         print(f"{done.collection.name}\t{counted(done.collection.count(), 'chunk')}\t{chunker!r}", file=out)
         removed = f", {done.removed} removed (no longer produced)" if done.removed else ""
         print(f"chunklab index: {counted(done.new, 'new chunk')}, {done.kept} already indexed{removed}",
@@ -556,16 +558,18 @@ def build_parser() -> argparse.ArgumentParser:
                           help="characters sent per question (repeatable; default: compare's, "
                                "doubling from 250 to 4,000)")
     evaluate.add_argument("--use-context", action="store_true",
-                          help="index each chunk with a context before its text: its chunker's own, "
-                               "else the document title and section breadcrumb")
+                          help="index each chunk with a context before its text: its chunker's own, else the "
+                               "document's title and section breadcrumb (default: the text alone)")
     evaluate.add_argument("--out", "-o", metavar="FILE.csv", help="also save the full table as CSV")
     evaluate.set_defaults(run=_cmd_evaluate)
 
     index = commands.add_parser("index", help="put each strategy's chunks into its own ChromaDB collection")
     documents(index, several=True, default=True)
     index.add_argument("--store", required=True, metavar="DIR", help="the ChromaDB folder (created if missing)")
-    index.add_argument("--no-context", action="store_true",
-                       help="embed the chunk text alone, ignoring its metadata context")
+    index.add_argument("--use-context", action="store_true",
+                       help="embed each chunk with a context before its text, by the rule of evaluate "
+                            "--use-context: its chunker's own, else the document's title and section breadcrumb, "
+                            "then kept in its metadata as context (default: the text alone)")
     index.add_argument("--budget", type=int, metavar="N", help="characters the reader receives per question: the hybrid derives its chunk size and overlap from it (chunklab.strategies.budget_rule)")
     jobs(index)
     strict(index)

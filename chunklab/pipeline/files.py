@@ -15,6 +15,11 @@ Two more things come from the document, not the chunker. A chunker whose ``langu
 `CodeChunker` as Go). A notebook's markdown and code are kept apart: each run of consecutive cells of one type is
 chunked on its own, so no chunk mixes prose and code, and every chunk gets ``cell`` (the index of
 the cell it starts in), ``cells`` (every cell it touches) and ``cell_type``.
+
+With ``use_context=True`` (what a store indexes with a context: `chunklab.pipeline.store.index_documents`,
+``chunklab index --use-context``), the chunks are given the context they are indexed with by the rule
+`compare` follows too (`chunklab.evaluation.indexing.contextualized`): their chunker's own, else the
+document's title and section breadcrumb in ``metadata["context"]``.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import Chunk, Chunker, as_spans, numbered
+from ..evaluation.indexing import contextualized
 from ..formats.document import Document
 from ..formats.readers import read_document
 from .export import to_dicts
@@ -46,12 +52,15 @@ def page_numbers(pages: Sequence[tuple[int, int]], start: int, end: int) -> list
     return numbers
 
 
-def chunk_document(chunker: Chunker, document: Document) -> list[dict[str, Any]]:
+def chunk_document(chunker: Chunker, document: Document, use_context: bool = False) -> list[dict[str, Any]]:
     """The chunk records of `document` (its name as each chunk's ``source``; pages added for PDFs, the
-    document's language given to the chunker, notebook cells kept apart: see the module docstring)."""
+    document's language given to the chunker, notebook cells kept apart: see the module docstring);
+    with `use_context`, each with the context a store indexes it with (`contextualized`)."""
     chunker = fitted(chunker, document)
     cells = document.metadata.get("cells")
     chunks = _cell_runs(chunker, document, cells) if cells else chunker(document.text, source=document.name)
+    if use_context:
+        chunks = contextualized(chunker, document.text, chunks)
     records = to_dicts(chunks)
     pages = document.metadata.get("pages")
     if pages:
@@ -98,11 +107,13 @@ def _cell_runs(chunker: Chunker, document: Document, cells: Sequence[dict[str, A
 
 
 def chunk_file(
-    chunker: Chunker, path: str | os.PathLike[str], name: str | None = None, html_source: bool = False
+    chunker: Chunker, path: str | os.PathLike[str], name: str | None = None, html_source: bool = False,
+    use_context: bool = False,
 ) -> list[dict[str, Any]]:
     """Read `path` with `chunklab.formats.readers.read_document` (named `name`; a web page as its HTML
-    source with `html_source`, else as its main text) and chunk it.
+    source with `html_source`, else as its main text) and chunk it (`chunk_document`, `use_context`
+    included).
 
     Raises `chunklab.formats.readers.DocumentError` naming the path when the file cannot be read.
     """
-    return chunk_document(chunker, read_document(path, name, html_source=html_source))
+    return chunk_document(chunker, read_document(path, name, html_source=html_source), use_context)

@@ -10,12 +10,20 @@ keeps them: `collection_name` names it after both, so ``fixed`` with ``chunk_siz
 * Chroma's anonymous telemetry is switched off (``Settings(anonymized_telemetry=False)``).
 
 What is stored for a chunk: its text as the document; its vector, made from
-`chunklab.evaluation.comparison.indexed_text` (``metadata["context"]`` on a line before the text when there is
-one and `use_context` is on); its metadata flattened to the types Chroma keeps (`flatten_metadata`)
-plus ``start`` and ``end``; and an id computed from its source, offsets and indexed text
-(`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a document replaces
-its old chunks in that collection. `index_stream` takes the chunks as an iterable and embeds them in
-batches, so a large tree is indexed in bounded memory, and says how many chunks were new.
+`chunklab.evaluation.indexing.indexed_text` (the text alone, or with ``use_context=True`` its
+``metadata["context"]`` on a line before it); its metadata flattened to the types Chroma keeps
+(`flatten_metadata`) plus ``start`` and ``end``; and an id computed from its source, offsets and
+indexed text (`chunk_id`), so indexing the same chunks again changes nothing. Re-indexing a
+document replaces its old chunks in that collection. `index_stream` takes the chunks as an iterable
+and embeds them in batches, so a large tree is indexed in bounded memory, and says how many chunks
+were new.
+
+``use_context`` means what it means in `chunklab.evaluation.comparison.compare`, and is False by
+default there and here: `index_documents` with ``use_context=True`` (``chunklab index
+--use-context``) makes every chunk with the context `compare(..., use_context=True)` indexes it with
+(`chunklab.evaluation.indexing.contextualized`: the chunker's own, else the document's title and
+section breadcrumb, by `chunklab.pipeline.files.chunk_document`) and embeds that context with the
+text, so a store holds what a comparison measured.
 
 Python::
 
@@ -52,7 +60,7 @@ from chromadb.config import Settings
 from chromadb.utils.embedding_functions import register_embedding_function
 
 from ..core import Chunk, Chunker
-from ..evaluation.comparison import indexed_text
+from ..evaluation.indexing import indexed_text
 from ..evaluation.retrieval import Allowed, DenseRetriever, allowed_masks
 from ..formats.document import Document
 from ..metadata import metadata_values
@@ -169,8 +177,9 @@ def collection_name(chunker: Chunker) -> str:
     return f"{readable}-{digest}"
 
 
-def chunk_id(chunk: Chunk, use_context: bool = True) -> str:
-    """The id of `chunk` in a collection: a hash of its source, offsets and indexed text."""
+def chunk_id(chunk: Chunk, use_context: bool = False) -> str:
+    """The id of `chunk` in a collection: a hash of its source, offsets and the text its vector is
+    made from (`indexed_text` with `use_context`)."""
     key = f"{chunk.metadata.get('source', '')}\0{chunk.start}\0{chunk.end}\0{indexed_text(chunk, use_context)}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
@@ -252,10 +261,16 @@ class Indexed:
 
 
 def index_stream(
-    store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = True, batch_size: int = 256,
+    store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = False, batch_size: int = 256,
 ) -> Indexed:
     """Put `chunks` (made by `chunker`, each with ``metadata["source"]``) into the chunker's collection,
     `batch_size` chunks at a time, and say what changed.
+
+    Each chunk's vector is made from `indexed_text` ``(chunk, use_context)``: with `use_context`,
+    the ``metadata["context"]`` the chunk carries, then its text. Chunks made by
+    `chunklab.pipeline.files.chunk_document` with ``use_context=True`` (as `index_documents` and
+    ``chunklab index --use-context`` make them) carry the context `compare(..., use_context=True)`
+    indexes; chunks made otherwise are embedded with whatever context they have.
 
     The chunks are consumed as they come (a generator over a large tree is never held whole): the
     texts in memory are one batch's; what grows with the tree is the ids seen so far and the vectors
@@ -293,7 +308,7 @@ def index_stream(
     return Indexed(collection, new, kept, removed)
 
 
-def index_chunks(store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = True) -> Any:
+def index_chunks(store: Any, chunker: Chunker, chunks: Iterable[Chunk], use_context: bool = False) -> Any:
     """`index_stream` returning only the Chroma collection."""
     return index_stream(store, chunker, chunks, use_context).collection
 
@@ -333,10 +348,15 @@ def _record_fields(fields: dict[str, str], metadatas: Sequence[Mapping[str, Any]
                 fields[key] = "float" if {fields[key], kind} == {"int", "float"} else "str"
 
 
-def index_documents(store: Any, chunker: Chunker, documents: Iterable[Document], use_context: bool = True) -> Any:
+def index_documents(store: Any, chunker: Chunker, documents: Iterable[Document], use_context: bool = False) -> Any:
     """Chunk each `chunklab.Document` as ``chunklab chunk`` does (`chunklab.pipeline.files.chunk_document`:
-    its name as ``source``, pages for a PDF) and `index_chunks` the result."""
-    chunks = (c for doc in documents for c in from_dicts(chunk_document(chunker, doc)))
+    its name as ``source``, pages for a PDF) and `index_chunks` the result.
+
+    With `use_context`, every document's chunks are indexed with a context before their text, by the
+    rule of `compare(..., use_context=True)` (`chunklab.evaluation.indexing.contextualized`): the
+    chunker's own, else the document's title and section breadcrumb, which is then also stored in
+    the chunk's metadata as ``context``."""
+    chunks = (c for doc in documents for c in from_dicts(chunk_document(chunker, doc, use_context)))
     return index_chunks(store, chunker, chunks, use_context)
 
 

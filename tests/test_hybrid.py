@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import re
+import typing
 
 import pytest
 from hypothesis import given
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from chunklab import load_document
 from chunklab.core import Chunk, ParameterError
-from chunklab.strategies import HybridChunker
+from chunklab.strategies import CodeChunker, HybridChunker, TableChunker
 from chunklab.strategies.hybrid import (
     ExtractiveContext,
     Section,
@@ -331,14 +332,25 @@ def test_without_the_overlap_the_chunks_are_those_packed_under_the_smaller_size(
     assert all(p.start - o.start <= 100 for o, p in zip(overlapped, packed))
 
 
-def test_one_route_per_modality_and_no_route_depends_on_the_table_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chunklab.formats.blocks import MODALITIES
+def test_one_route_per_modality_a_named_default_and_no_route_depends_on_the_table_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chunklab.formats.blocks import MODALITIES, Block, BlockKind
+    from chunklab.formats.tables import Table
     from chunklab.strategies import hybrid
+    from chunklab.strategies.modality import MODALITY_COLOURS, modality_of
 
     assert set(hybrid._ROUTES) == set(MODALITIES)
+    assert MODALITY_COLOURS == {modality: route.colour for modality, route in hybrid._ROUTES.items()}
+    # every block goes where the shared vocabulary puts it; a kind no route names goes to the default
+    for kind in typing.get_args(BlockKind):
+        assert hybrid._route_of(Block(kind, 0, 1)) == modality_of(Block(kind, 0, 1)), kind
+    assert hybrid._route_of(Table("csv", 0, 1, (), (), ())) == "table"
+    assert hybrid._route_of(Block("footnote", 0, 1)) == hybrid._DEFAULT_ROUTE == "prose"
+    # a run of packed blocks is of the modality they agree on, else of the default route
     for kinds, route in [({"list"}, "list"), ({"list", "heading"}, "prose"), ({"paragraph"}, "prose"),
                          ({"heading"}, "prose"), ({"quote", "list"}, "prose")]:
-        assert hybrid._unit_route(frozenset(kinds)) == route
+        assert hybrid._agreed(hybrid._route_of(Block(kind, 0, 1)) for kind in kinds) == route
     text = MIXED + "\n\n## Steps\n\n- Warm the cache before the peak hour.\n- Watch the hit rate every day.\n"
     chunker = HybridChunker(chunk_size=200, min_chunk_size=50, chunk_overlap=40, context=None)
     expected = [(c.start, c.end, c.metadata["modality"]) for c in chunker(text)]
@@ -346,3 +358,13 @@ def test_one_route_per_modality_and_no_route_depends_on_the_table_order(monkeypa
     monkeypatch.setattr(hybrid, "_ROUTES", dict(reversed(hybrid._ROUTES.items())))
     again = text + "\n"  # a new text: its analysis is not the cached one
     assert [(c.start, c.end, c.metadata["modality"]) for c in chunker(again)] == expected
+
+
+@pytest.mark.parametrize("size", [40, 80, 300])
+def test_tables_and_code_are_cut_by_the_table_and_code_chunkers_whatever_the_overlap(size: int) -> None:
+    text = MIXED.replace("## Code\n\n", "## Code\n\nTwo functions follow.\n\n")
+    chunks = chunks_of(text, chunk_size=size, min_chunk_size=0, chunk_overlap=size // 4)
+    for modality, chunker in [("table", TableChunker(rows=1, chunk_size=size)), ("code", CodeChunker(chunk_size=size))]:
+        own = [(c.start, c.end) for c in chunker(text) if c.metadata["modality"] == modality]
+        assert [(c.start, c.end) for c in by_modality(chunks, modality)] == own, modality
+        assert len(own) >= (2 if size < 300 else 1)

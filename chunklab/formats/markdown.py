@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Sequence
 
-from ..caches import PER_TEXT, cached
+from ..caches import PER_TEXT, RESOURCE, cached
 from ..text.spans import trim_span
 from .blocks import Block
 from .collector import collector_paused
@@ -22,10 +22,17 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def markdown_tokens(text: str) -> list[Any]:
-    """markdown-it-py's block tokens for `text` (CommonMark + tables), parsed afresh."""
+    """markdown-it-py's block tokens for `text` (CommonMark + tables), parsed afresh (by one parser,
+    `_parser`, made once: making one costs about as much as parsing a short block)."""
+    return _parser().parse(text)
+
+
+@cached(RESOURCE)
+def _parser() -> Any:
+    """The markdown-it-py parser: CommonMark with GitHub's pipe tables."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark").enable("table").parse(text)
+    return MarkdownIt("commonmark").enable("table")
 
 
 class _Parsed(NamedTuple):

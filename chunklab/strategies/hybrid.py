@@ -8,16 +8,21 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    a CSV file is one section. A model can do this instead (agentic chunking, `chunklab.strategies.llm`).
    In a text with form feeds (a PDF's pages) running headers and footers are found as in
    `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
-2. **Routing.** Each part of a section goes to the rule made for it: a table is cut between whole
-   rows (`chunklab.formats.tables.row_groups`, the table chunker's rule) with its header kept for the
-   context; a code block is cut at statements (`chunklab.strategies.code.code_block_spans`); an
-   image is kept whole with its caption; prose and lists are split into sentences
-   (`chunklab.text.sentences`) packed into chunks of about equal size (`chunklab.text.pack`).
-   One table of routes (`_ROUTES`) says, per route, how its source is found, cut and joined.
+2. **Routing.** Each block of a section goes to the route of its modality, and one table of routes
+   (`_ROUTES`, one row per modality) says all the hybrid knows about each: the blocks it takes, how
+   it cuts them, its size limit, whether it takes the overlap, which neighbours its pieces may join
+   and its colour. A table is cut by the table chunker (`chunklab.strategies.table.TableChunker`,
+   whole rows) with its header kept for the context; a code block by the code chunker
+   (`chunklab.strategies.code.CodeChunker`, between statements), each run on the block's own span;
+   an image is kept whole with its caption; prose and lists are split into sentences
+   (`chunklab.text.sentences`) and the sentences of neighbouring blocks of a section are packed
+   into chunks of about equal size (`balanced_pack`). Every block that no other route takes
+   (headings, paragraphs, quotes, markup) goes to the default route, prose.
 3. **Size caps.** No chunk measures more than `chunk_size`; a piece smaller than `min_chunk_size` joins its
-   neighbour (prose with prose of its section, table rows with rows of their table), and a heading
-   with nothing under it but subsections joins the piece that follows it. With `chunk_overlap`, a
-   prose chunk also starts with the last whole sentences of the prose chunk before it in its
+   neighbour when their routes put them in one group (prose and lists with prose and lists, of
+   their section or the next, under their common breadcrumb; table rows with rows of their table),
+   and a heading with nothing under it but subsections joins the piece that follows it. With
+   `chunk_overlap`, a prose chunk also starts with the last whole sentences of the prose chunk before it in its
    section (sentence-aligned overlap; prose is packed under ``chunk_size - chunk_overlap`` to
    leave room for them).
 4. **Context.** `contextualize(document, chunk) -> str` writes the text a retriever indexes before
@@ -31,29 +36,38 @@ Steps 4 and 5 run after chunking, as the steps of `chunklab.strategies.steps` (`
 `PropositionStep`) that any other chunker can run too (`chunklab.strategies.steps.Pipeline`).
 
 The analysis of a text (parse, sections, sentences, pages) is cached per text and per the
-parameters it depends on, so moving a size slider re-runs only the packing.
+parameters it depends on, so moving a size slider re-runs only the cutting and packing.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import typing
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Callable, Iterator, Literal, Sequence
+from typing import Annotated, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from ..caches import PER_TEXT, cached
 from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
-from ..formats.tables import Table, document_parts, resolve_format, row_groups, table_metadata
+from ..formats.code import TREE_SITTER_LANGUAGES, fence_language, grammar_available
+from ..formats.tables import Table, document_parts, resolve_format, table_metadata
 from ..models.embed import Embedder, unit_rows
-from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized
+from ..text.length import (
+    DEFAULT_CHUNK_SIZE,
+    SizeUnit,
+    TokenizerLike,
+    TokenizerParam,
+    UnitParam,
+    UnitSized,
+    length_function,
+)
 from ..text.pack import fit, pack
 from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 from ..text.spans import trim_span
 from .budget_rule import recommended_sizes
-from .code import code_block_spans
-from .modality import MODALITY_COLOURS
+from .code import CodeChunker, CodeLanguage
 from .page import PageLayout, page_layout
 from .sections import Section, common_trail, document_title, structure_sections
 from .semantic import earliest_starts, optimal_segments
@@ -66,9 +80,10 @@ from .steps import (
     Step,
     extractive_propositions,
 )
-from .table import table_context
+from .table import TableChunker, table_context
 
 __all__ = [
+    "MODALITY_COLOURS",
     "ContextFunction",
     "ExtractiveContext",
     "HybridChunker",
@@ -83,7 +98,6 @@ __all__ = [
     "structure_sections",
 ]
 
-Route = Literal["prose", "list", "table", "code", "image"]
 #: How prose is packed: sentences into chunks of about equal size, or by meaning (`semantic_pack`).
 ProsePacking = Literal["sentences", "semantic"]
 
@@ -94,9 +108,10 @@ Sectioner = Callable[[str, str], Sequence[Section]]
 
 @dataclass(frozen=True)
 class _Run:
-    """Consecutive source that one rule chunks: prose units (sentences, headings) or one part."""
+    """Consecutive source that one route cuts: the sentence units (sentences, headings) of
+    neighbouring blocks of a section, for a packed route, or one block, for any other."""
 
-    route: Route
+    modality: str
     section: int
     units: tuple[tuple[int, int], ...] = ()
     headings: frozenset[int] = frozenset()  # indices of units that are headings
@@ -117,18 +132,166 @@ class _Analysis:
 
 @dataclass
 class _Piece:
-    """A candidate chunk: its span, the rule that cut it, its section and metadata (and, for a
-    table chunk, its table and the data rows it holds, so that merged rows can be rendered again)."""
+    """A candidate chunk: its span, its modality, its section (and the section it ends in, when it
+    spans several), whether it holds only headings, its metadata, and the block it was cut from
+    (None for packed sentences), so that joined table rows can be described again."""
 
     start: int
     end: int
-    route: Route
+    modality: str
     section: int
     headings_only: bool = False
     metadata: dict[str, Any] = field(default_factory=dict)
-    table: Table | None = None
-    rows: tuple[int, int] = (-1, -1)
+    part: Block | Table | None = None
     last_section: int = -1  # the section the piece ends in, when it spans several (else -1)
+
+
+# -- routes ---------------------------------------------------------------------------------------
+#: ``chunker(block, source, limit, unit, tokenizer) -> Chunker``: the registered chunker that cuts one
+#: block, whose source is `source`, into pieces that measure at most `limit` in `unit`.
+_ChunkerFor = Callable[[Any, str, int, SizeUnit, TokenizerLike], Chunker]
+#: ``describe(block, metadata) -> metadata``: what a piece of `block` says of itself, from the
+#: metadata its chunker gave it.
+_Describer = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
+#: The languages `CodeChunker` parses, besides the ``"text"`` it cuts by lines.
+_PARSED = frozenset(typing.get_args(CodeLanguage)) - {"auto", "text"}
+
+
+def _table_chunker(table: Table, source: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Chunker:
+    """The table chunker for one table: whole rows, one a piece (`_merge` joins them up to
+    `min_chunk_size`), the table read in its own format, no context (the header goes to metadata)."""
+    return TableChunker(rows=1, chunk_size=limit, context="none", other_text="skip", format=table.fmt, unit=unit,
+                        tokenizer=tokenizer)
+
+
+def _code_chunker(block: Block, source: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Chunker:
+    """The code chunker for one code block. A markdown fence is read as markdown (``language="auto"``):
+    the code inside is cut in the fence's language, the fence lines go with the first and last
+    pieces. Any other code block (indented markdown, an HTML ``<pre>``) is code in its language
+    from end to end, or in ``"text"`` (cut by lines) when that language is not one the code chunker
+    parses or its grammar is not installed."""
+    if block.attrs.get("fenced") and source.startswith(("```", "~~~")):
+        language = "auto"
+    else:
+        language = fence_language(block.info)
+        if language not in _PARSED or (language in TREE_SITTER_LANGUAGES and not grammar_available(language)):
+            language = "text"
+    return CodeChunker(chunk_size=limit, language=typing.cast(CodeLanguage, language), unit=unit, tokenizer=tokenizer)
+
+
+def _table_piece(table: Table, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A table piece: the data rows the table chunker put in it (its ``rows``, 1-based; none for a
+    piece of the header) rendered as the table chunker renders them (`table_metadata`: ``rows``,
+    ``columns``, ``markdown``, ``records``), ``cut`` for a piece of a row cut at words, and the
+    table's caption and header line as ``header``, for the context."""
+    rows = metadata["rows"]
+    out = table_metadata(table, rows[0] - 1, rows[-1] - 1) if rows else table_metadata(table, -1, -1)
+    out["header"] = table_context(table, (), "header")
+    if metadata.get("cut"):
+        out["cut"] = True
+    return out
+
+
+def _code_piece(block: Block, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """A code piece: the block's ``language``, the ``definitions`` it holds and, when it sits inside
+    a definition that had to be split, that definition's first lines as ``header``."""
+    out: dict[str, Any] = {"language": fence_language(block.info), "definitions": list(metadata["definitions"])}
+    if metadata.get("context"):
+        out["header"] = metadata["context"]
+    return out
+
+
+def _image_piece(block: Block, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """An image piece: ``alt``, ``path``, ``caption`` and, for the context, ``"Image: <alt>. <caption>"``."""
+    caption = str(block.attrs.get("caption", ""))
+    alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
+    return {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
+
+
+def _nothing(block: Any, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """No metadata of its own (packed sentences)."""
+    return {}
+
+
+@dataclass(frozen=True)
+class _Route:
+    """Everything the hybrid knows about one modality: one row of `_ROUTES`.
+
+    * **Takes** the blocks of `kinds` (`chunklab.formats.blocks.Block.kind`; a parsed
+      `chunklab.formats.tables.Table` is of kind ``"table"``). No two routes share a kind; a block
+      of no route's kinds goes to the default route, `_DEFAULT_ROUTE` (`_route_of`).
+    * **Cut.** A `packed` route takes the sentence units (sentences, headings whole) of neighbouring
+      blocks of one section and packs them together (`balanced_pack`, or `semantic_pack`); a run
+      of such blocks whose modalities differ goes to the default route. Any other route takes each
+      block alone and cuts it with `chunker`, a registered chunker made for the block and the size
+      limit and run on the block's span (offsets moved back by the block's start); without one, the
+      block is kept whole and cut at words only when it is too long (`chunklab.text.pack.fit`).
+      `describe` says what each piece carries in metadata, from the metadata `reads` names that its
+      chunker gave it (kept per text and sizes by `_cut_blocks`, a list as a tuple).
+    * **Sized**: every piece measures at most `limit`: ``chunk_size``, or with `overlap` (the
+      sentence-aligned overlap, `_overlap_starts`; packed routes only) ``chunk_size - chunk_overlap``,
+      leaving room for the sentences repeated before it.
+    * **Joined** (`_merge`, by `_group`): with ``joins="sentences"`` a piece is in one group with
+      every packed piece, whatever its section; with ``"rows"``, with the whole rows of its table;
+      with None it never joins a neighbour.
+    * **Shown** in `colour` (`MODALITY_COLOURS`).
+    """
+
+    kinds: frozenset[str]
+    colour: str
+    packed: bool = False
+    chunker: _ChunkerFor | None = None
+    describe: _Describer = _nothing
+    reads: tuple[str, ...] = ()
+    overlap: bool = False
+    joins: Literal["sentences", "rows"] | None = None
+
+    def limit(self, chunk_size: int, chunk_overlap: int) -> int:
+        """The size its pieces are cut under: ``chunk_size``, less `chunk_overlap` when it takes the overlap."""
+        return chunk_size - chunk_overlap if self.overlap else chunk_size
+
+
+#: The table of routes: one per modality (`chunklab.formats.blocks.MODALITIES`), all the hybrid
+#: knows about each (see `_Route`). Colours from the same colour-blind-safe palette as every other view.
+_ROUTES: dict[str, _Route] = {
+    "prose": _Route(frozenset({"heading", "paragraph", "quote", "markup"}), "#77AADD", packed=True, overlap=True,
+                    joins="sentences"),
+    "table": _Route(frozenset({"table"}), "#EE8866", chunker=_table_chunker, describe=_table_piece,
+                    reads=("rows", "cut"), joins="rows"),
+    "code": _Route(frozenset({"code"}), "#BBCC33", chunker=_code_chunker, describe=_code_piece,
+                   reads=("definitions", "context")),
+    "list": _Route(frozenset({"list"}), "#EEDD88", packed=True, overlap=True, joins="sentences"),
+    "image": _Route(frozenset({"image"}), "#FFAABB", describe=_image_piece),
+}
+#: The catch-all: the route of a block whose kind no route names, and of a run of packed blocks
+#: whose modalities differ (a heading over a list, a list beside a paragraph).
+_DEFAULT_ROUTE = "prose"
+#: Block kinds that no route takes: a thematic break holds no content.
+_SKIPPED_KINDS = frozenset({"rule"})
+#: One colour per modality for `chunklab.show(..., colour_by="modality", colours=MODALITY_COLOURS)`:
+#: the colours of the hybrid's routes (`chunklab.strategies.hybrid`), which the modality chunker shares.
+MODALITY_COLOURS = {modality: route.colour for modality, route in _ROUTES.items()}
+
+assert set(_ROUTES) == set(MODALITIES), "one route per modality"
+assert _ROUTES[_DEFAULT_ROUTE].packed, "the default route packs the runs whose blocks disagree"
+assert sum(len(route.kinds) for route in _ROUTES.values()) == len(set().union(*(r.kinds for r in _ROUTES.values()))), (
+    "no two routes take one kind"
+)
+assert all(route.packed for route in _ROUTES.values() if route.overlap), "the overlap moves a piece to a sentence"
+
+
+def _route_of(part: Block | Table) -> str:
+    """The modality whose route takes `part`: the route whose `_Route.kinds` hold its kind, else the
+    default route (`chunklab.formats.tables.document_parts` turns every table block into a `Table`)."""
+    kind = "table" if isinstance(part, Table) else part.kind
+    return next((modality for modality, route in _ROUTES.items() if kind in route.kinds), _DEFAULT_ROUTE)
+
+
+def _agreed(modalities: Iterable[str]) -> str:
+    """The modality that all of `modalities` are, else the default route: of a run of packed
+    blocks, and of two packed pieces joined."""
+    found = set(modalities)
+    return found.pop() if len(found) == 1 else _DEFAULT_ROUTE
 
 
 @register
@@ -137,12 +300,14 @@ class HybridChunker(UnitSized, Chunker):
 
     1. **Sections** from `sectioner` (default `structure_sections`: markdown/HTML headings,
        numbered clauses and capitalised heading lines of plain text; none in a CSV file).
-    2. **Routing** of every part of a section: tables by whole rows (the table chunker's rule; the
-       header goes to ``header`` metadata and so into the context);
-       code blocks by the code chunker's rule (whole, else between statements); images whole with
-       their caption; prose and lists as sentences (`sentence_splitter`) packed into chunks of about
+    2. **Routing** of every block of a section by its modality (one table of routes, `_ROUTES`):
+       tables by the table chunker (`chunklab.strategies.table.TableChunker`: whole rows; the
+       header goes to ``header`` metadata and so into the context), code blocks by the code chunker
+       (`chunklab.strategies.code.CodeChunker`: whole, else between statements), each run on the
+       block's span; images whole with their caption; prose and lists as sentences
+       (`sentence_splitter`), those of neighbouring blocks of a section packed together into chunks of about
        equal size: as few chunks as `chunk_size` allows, then the smallest limit that needs no more
-       (`balanced_pack`). With ``prose="semantic"`` the sentences are embedded (`embedder`, default
+       (`balanced_pack`). Headings, paragraphs, quotes and markup are prose, the default route. With ``prose="semantic"`` the sentences are embedded (`embedder`, default
        all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
     3. **Size caps**: every chunk measures at most `chunk_size` (in `unit`). With `chunk_overlap`
        (default 0: no overlap), prose is packed under ``chunk_size - chunk_overlap`` and each prose
@@ -150,8 +315,10 @@ class HybridChunker(UnitSized, Chunker):
        the same section such that what it repeats measures at most `chunk_overlap` and the chunk at
        most `chunk_size` (no sentence is ever cut by the overlap; send such chunks with
        `chunklab.evaluation.expand.new_text_only` so that a budget never pays for the repeat). Two neighbouring pieces
-       of which one is smaller than `min_chunk_size` become one when the result fits: prose (or list)
-       pieces of one section, or whole rows of one table (so a table chunk holds as few rows as
+       of which one is smaller than `min_chunk_size` become one when the result fits and their routes
+       put them in one group: prose and list pieces (of one section or of the next: a section too
+       short to stand alone joins its neighbour, under their common breadcrumb; a list joined with
+       prose is prose), or whole rows of one table (so a table chunk holds as few rows as
        reach `min_chunk_size`; ``min_chunk_size=0`` gives one row per chunk). A piece that holds only headings
        joins the piece after it when that fits. Code and images are never merged.
     4. **Context**: ``metadata["context"] = contextualize(text, chunk)`` (default
@@ -254,11 +421,15 @@ class HybridChunker(UnitSized, Chunker):
             else {}
         )
         chunk_size, chunk_overlap = self._sizes()
-        limits = (chunk_size, chunk_size - chunk_overlap)  # by `_RouteRule.sentences`
+        limits = tuple((m, route.limit(chunk_size, chunk_overlap)) for m, route in _ROUTES.items() if not route.packed)
+        blocks = _cut_blocks(text, self.format, self.sentence_splitter, self.sectioner, limits, self.unit, self.tokenizer)
         pieces = []
         for i, run in enumerate(analysis.runs):
-            rule = _ROUTES[run.route]
-            pieces.extend(rule.cut(text, run, limits[rule.sentences], measure, vectors.get(i)))
+            route = _ROUTES[run.modality]
+            if route.packed:
+                pieces.extend(_packed(text, run, route.limit(chunk_size, chunk_overlap), measure, vectors.get(i)))
+            else:
+                pieces.extend(_block_pieces(run, blocks[i]))
         pieces = _merge(text, pieces, self.min_chunk_size, chunk_size, measure)
         starts = _overlap_starts(text, pieces, analysis.runs, chunk_overlap, chunk_size, measure)
         title = analysis.title if self.title is None else self.title
@@ -269,7 +440,7 @@ class HybridChunker(UnitSized, Chunker):
         first, last = piece.section, max(piece.section, piece.last_section)
         trail = common_trail([analysis.sections[i].trail for i in range(first, last + 1)])
         metadata: dict[str, Any] = {
-            "modality": piece.route,
+            "modality": piece.modality,
             **section_metadata(trail),
             "title": title,
             "section_span": trim_span(text, analysis.sections[first].start, analysis.section_ends[last]),
@@ -286,17 +457,17 @@ class HybridChunker(UnitSized, Chunker):
 
 def _overlap_starts(text: str, pieces: Sequence[_Piece], runs: Sequence[_Run], overlap: int, limit: int,
                     measure: Callable[[str], int]) -> list[int]:
-    """Where each piece starts once the sentence-aligned overlap is added: a prose piece whose
-    predecessor is prose of the same section moves back to the earliest sentence start inside that
-    predecessor from which the repeated text measures at most `overlap` and the piece at most
-    `limit`; every other piece keeps its start."""
+    """Where each piece starts once the sentence-aligned overlap is added: a piece of a route that
+    takes the overlap (`_Route.overlap`) whose predecessor is one too, of the same section, moves
+    back to the earliest sentence start inside that predecessor from which the repeated text
+    measures at most `overlap` and the piece at most `limit`; every other piece keeps its start."""
     starts = [piece.start for piece in pieces]
     if overlap <= 0:
         return starts
     units = sorted(s for run in runs for s, _ in run.units)
     for i in range(1, len(pieces)):
         before, piece = pieces[i - 1], pieces[i]
-        if not (_ROUTES[before.route].sentences and _ROUTES[piece.route].sentences):
+        if not (_ROUTES[before.modality].overlap and _ROUTES[piece.modality].overlap):
             continue
         if max(before.section, before.last_section) != piece.section:
             continue
@@ -347,145 +518,73 @@ def semantic_pack(
     return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
 
 
-# -- routes ---------------------------------------------------------------------------------------
-def _cut_table(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
-    """A table between whole rows (`chunklab.formats.tables.row_groups`), a row at a time; a row
-    longer than `limit` is cut at words (``cut`` metadata)."""
-    table = run.part
-    assert isinstance(table, Table), "the table route takes only tables"  # `_ROUTES`: its `takes_part`
-    out = []
-    for start, end, first, last, partial in row_groups(text, table, 1, limit, measure):
-        piece = _Piece(start, end, "table", run.section, table=table, rows=(first, last))
-        piece.metadata = _table_metadata(piece)
-        if partial:
-            piece.metadata["cut"] = True
-        out.append(piece)
-    return out
 
 
-def _cut_code(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
-    """A code block whole, else between statements (`chunklab.strategies.code.code_block_spans`)."""
-    block = run.part
-    assert isinstance(block, Block), "the code route takes only code blocks"  # `_ROUTES`: its `takes_part`
-    out = []
-    for start, end, meta in code_block_spans(text, block, limit, measure):
-        metadata = {"language": meta["language"], "definitions": list(meta["definitions"])}
-        if meta.get("context"):
-            metadata["header"] = meta["context"]
-        out.append(_Piece(start, end, "code", run.section, metadata=metadata))
-    return out
-
-
-def _cut_image(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
-    """An image whole with its caption (cut at words only when it is longer than `limit`)."""
-    block = run.part
-    assert isinstance(block, Block), "the image route takes only image blocks"  # `_ROUTES`: its `takes_part`
-    caption = str(block.attrs.get("caption", ""))
-    alt = f"Image: {block.title.rstrip('.')}." if block.title else "Image."
-    metadata = {"alt": block.title, "path": block.info, "caption": caption, "header": f"{alt} {caption}".strip()}
-    spans = fit(text, block.start, block.end, limit, measure)
-    return [_Piece(s, e, "image", run.section, metadata=dict(metadata)) for s, e in spans]
-
-
-def _cut_prose(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
-    """Sentences (and headings) packed under `limit`: `balanced_pack`, or with `vectors` (one per
-    unit) `semantic_pack`."""
+# -- cutting --------------------------------------------------------------------------------------
+def _packed(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
+    """A packed route's run: its sentences (and headings) packed under `limit`: `balanced_pack`,
+    or with `vectors` (one per unit) `semantic_pack`."""
     if vectors is None:
         packed = balanced_pack(text, run.units, limit, measure)
     else:
         packed = semantic_pack(text, run.units, vectors, limit, measure)
     return [
-        _Piece(start, end, run.route, run.section, headings_only=all(i in run.headings for i in range(first, last + 1)))
+        _Piece(start, end, run.modality, run.section,
+               headings_only=all(i in run.headings for i in range(first, last + 1)))
         for start, end, first, last in packed
     ]
 
 
-def _rows_of_one_table(a: _Piece, b: _Piece) -> bool:
-    """Whole rows (neither piece a row cut at words) of the same table."""
-    return a.table is b.table and not a.metadata.get("cut") and not b.metadata.get("cut")
+#: A block's pieces as `_cut_blocks` keeps them: ``(start, end, metadata)``, the metadata as the
+#: ``(key, value)`` pairs its route reads (`_Route.reads`), a list as a tuple.
+_Cut = tuple[tuple[int, int, tuple[tuple[str, Any], ...]], ...]
 
 
-def _joined_rows(a: _Piece, b: _Piece) -> _Piece:
-    """The rows of both pieces as one table piece, rendered again."""
-    joined = _Piece(a.start, b.end, "table", a.section, table=a.table, rows=(a.rows[0], b.rows[1]))
-    joined.metadata = _table_metadata(joined)
-    return joined
+@cached(PER_TEXT)
+def _cut_blocks(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner,
+                limits: tuple[tuple[str, int], ...], unit: SizeUnit, tokenizer: TokenizerLike) -> tuple[_Cut, ...]:
+    """Every block of a route that is not packed, cut by its route under its limit (`limits`:
+    ``(modality, limit)`` pairs), by run (nothing for a packed run): cached per text and limits, so
+    that a call that changes neither (a new `chunk_overlap`, a new context) parses no block again."""
+    measure = length_function(unit, tokenizer)
+    out: list[_Cut] = []
+    for run in _analyse(text, fmt, sentence_method, sectioner).runs:
+        route = _ROUTES[run.modality]
+        part = run.part
+        if route.packed or part is None:
+            out.append(())
+            continue
+        limit = dict(limits)[run.modality]
+        if route.chunker is None:
+            out.append(tuple((start, end, ()) for start, end in fit(text, part.start, part.end, limit, measure)))
+            continue
+        source = text[part.start : part.end]
+        cut: list[tuple[int, int, tuple[tuple[str, Any], ...]]] = []
+        for start, end, *rest in route.chunker(part, source, limit, unit, tokenizer).spans(source):
+            metadata: Mapping[str, Any] = rest[0] if rest else {}
+            kept = tuple((key, tuple(value) if isinstance(value, list) else value)
+                         for key, value in metadata.items() if key in route.reads)
+            cut.append((part.start + start, part.start + end, kept))
+        out.append(tuple(cut))
+    return tuple(out)
 
 
-def _joined_prose(a: _Piece, b: _Piece) -> _Piece:
-    """Prose pieces as one (a list only when both are lists), keeping the sections it spans: a
-    section too short to stand alone joins its neighbour, under their common breadcrumb."""
-    route: Route = a.route if a.route == b.route else "prose"
-    return _Piece(a.start, b.end, route, a.section, last_section=max(b.section, b.last_section))
-
-
-def _table_metadata(piece: _Piece) -> dict[str, Any]:
-    """``rows``, ``columns``, ``markdown``, ``records`` and ``header`` of a table piece."""
-    assert piece.table is not None, "only table pieces have table metadata"
-    return {**table_metadata(piece.table, *piece.rows), "header": table_context(piece.table, (), "header")}
-
-
-def _both_sentences(a: _Piece, b: _Piece) -> bool:
-    """Both pieces packed from sentences (prose or list), whatever their sections."""
-    return _ROUTES[b.route].sentences
-
-
-@dataclass(frozen=True)
-class _RouteRule:
-    """One content route of the hybrid: how its source is found, cut and joined.
-
-    Found: `takes_part` says whether the route takes a document part whole (a table, a code block,
-    an image), or `takes_units` whether a run of sentence units from blocks of these kinds is its
-    (exactly one route says yes: no route depends on the order of `_ROUTES`). Cut: ``cut(text,
-    run, limit, measure, vectors)`` returns pieces that each measure at most `limit`; a route of
-    `sentences` is cut under ``chunk_size - chunk_overlap`` and its pieces take the
-    sentence-aligned overlap from a piece of such a route before them in their section (see
-    `_overlap_starts`). Joined (see `_merge`): a piece of this route may become one with the next
-    when `joins_with` says so, and `joined` makes the one piece (None: never joined)."""
-
-    cut: Callable[[str, _Run, int, Callable[[str], int], Any], list[_Piece]]
-    takes_part: Callable[[Block | Table], bool] | None = None
-    takes_units: Callable[[frozenset[str]], bool] | None = None
-    sentences: bool = False
-    joins_with: Callable[[_Piece, _Piece], bool] | None = None
-    joined: Callable[[_Piece, _Piece], _Piece] | None = None
-
-
-#: The table of routes: one per modality (`chunklab.formats.blocks.MODALITIES`), all the hybrid
-#: knows about each.
-_ROUTES: dict[Route, _RouteRule] = {
-    "table": _RouteRule(_cut_table, takes_part=lambda part: isinstance(part, Table), joins_with=_rows_of_one_table,
-                        joined=_joined_rows),
-    "code": _RouteRule(_cut_code, takes_part=lambda part: isinstance(part, Block) and part.kind == "code"),
-    "image": _RouteRule(_cut_image, takes_part=lambda part: isinstance(part, Block) and part.kind == "image"),
-    "list": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds == {"list"}, sentences=True,
-                       joins_with=_both_sentences, joined=_joined_prose),
-    "prose": _RouteRule(_cut_prose, takes_units=lambda kinds: kinds != {"list"}, sentences=True,
-                        joins_with=_both_sentences, joined=_joined_prose),
-}
-assert set(_ROUTES) == set(MODALITIES) == set(typing.get_args(Route)), "one route per modality"
-
-
-def _part_route(part: Block | Table) -> Route | None:
-    """The route that takes `part` whole, if any."""
-    return next((name for name, rule in _ROUTES.items() if rule.takes_part is not None and rule.takes_part(part)), None)
-
-
-def _unit_route(kinds: frozenset[str]) -> Route:
-    """The one route of a run of sentence units from blocks of these kinds (`Block.kind`: a
-    ``"list"``, a ``"heading"``, a ``"paragraph"`` ...)."""
-    (route,) = (name for name, rule in _ROUTES.items() if rule.takes_units is not None and rule.takes_units(kinds))
-    return route
+def _block_pieces(run: _Run, cut: _Cut) -> list[_Piece]:
+    """The pieces of one block, as `_cut_blocks` cut it, each described by its route (`_Route.describe`)."""
+    describe = _ROUTES[run.modality].describe
+    return [_Piece(start, end, run.modality, run.section, metadata=describe(run.part, dict(kept)), part=run.part)
+            for start, end, kept in cut]
 
 
 # -- merging --------------------------------------------------------------------------------------
 def _merge(
     text: str, pieces: list[_Piece], min_size: int, max_size: int, measure: Callable[[str], int]
 ) -> list[_Piece]:
-    """The lower size cap, in two linear passes. Forward: a piece that holds only headings, or one
-    still smaller than `min_chunk_size`, takes in the piece after it. Backward: a piece still smaller
-    than `min_chunk_size` (the last of its kind) joins the piece before it. Pieces join only when they
-    may (`_joinable`, headings excepted) and the result measures at most `chunk_size`."""
+    """The lower size cap, in two linear passes, by one rule: two neighbours become one when they
+    are in one group (`_group`) and the result measures at most `chunk_size`. Forward: a piece
+    still smaller than `min_chunk_size` takes in the piece after it (and a piece that holds only
+    headings takes in whatever follows it, group or not). Backward: a piece still smaller than
+    `min_chunk_size` (the last of its group) joins the piece before it."""
 
     def small(piece: _Piece) -> bool:
         return measure(text[piece.start : piece.end]) < min_size
@@ -512,62 +611,82 @@ def _merge(
     return out
 
 
+def _group(piece: _Piece) -> tuple[str, int] | None:
+    """The group whose pieces `piece` may join, by its route's `_Route.joins`: every packed piece
+    (prose and lists, whatever their sections), or the whole rows of its table (a row cut at words
+    joins nothing); None: it joins no neighbour."""
+    joins = _ROUTES[piece.modality].joins
+    if joins == "sentences":
+        return ("sentences", 0)
+    if joins == "rows" and piece.part is not None and not piece.metadata.get("cut"):
+        return ("rows", piece.part.start)
+    return None
+
+
 def _joinable(a: _Piece, b: _Piece) -> bool:
-    """May two neighbours become one? When `a`'s route says so (`_RouteRule.joins_with`)."""
-    joins_with = _ROUTES[a.route].joins_with
-    return joins_with is not None and joins_with(a, b)
+    """May two neighbours become one? When they are in one group (`_group`)."""
+    group = _group(a)
+    return group is not None and group == _group(b)
 
 
 def _joined(a: _Piece, b: _Piece) -> _Piece:
-    """One piece from ``[a.start, b.end)``: a heading piece takes on what it introduces; otherwise
-    `a`'s route joins them (`_ROUTES`)."""
+    """One piece from ``[a.start, b.end)``. A heading piece takes on what it introduces. Rows of
+    one table are described again, as one piece of the table. Packed pieces keep the sections they
+    span (a section too short to stand alone joins its neighbour, under their common breadcrumb)
+    and the modality they agree on, else the default route's (`_agreed`)."""
     if a.headings_only:
-        return _Piece(a.start, b.end, b.route, b.section, b.headings_only, b.metadata, b.table, b.rows, b.last_section)
-    joined = _ROUTES[a.route].joined
-    assert joined is not None, f"{a.route} pieces are never joined"  # _merge joins only what _joinable allows
-    return joined(a, b)
+        return dataclasses.replace(b, start=a.start)
+    route = _ROUTES[a.modality]
+    if route.joins == "rows":
+        rows = {"rows": (a.metadata["rows"][0], b.metadata["rows"][-1])}
+        return _Piece(a.start, b.end, a.modality, a.section, metadata=route.describe(a.part, rows), part=a.part)
+    modality = _agreed((a.modality, b.modality))
+    return _Piece(a.start, b.end, modality, a.section, last_section=max(b.section, b.last_section))
 
 
 # -- analysis -------------------------------------------------------------------------------------
 @cached(PER_TEXT)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
-    """Parse `text`, find its sections and pages, and turn its parts into runs (cached per text)."""
+    """Parse `text`, find its sections and pages, and turn its blocks into runs (cached per text):
+    each block goes to its route (`_route_of`); a block of a route that is not packed is a run of
+    its own, and the sentence units of neighbouring blocks of packed routes in one section are one
+    run, of the modality they agree on (`_agreed`)."""
     resolved = resolve_format(text, fmt)
     sections = _checked_sections(sectioner(text, resolved), len(text))
     starts = [s.start for s in sections]
     layout = page_layout(text) if "\f" in text else None
     furniture = _Furniture.of(layout)
     runs: list[_Run] = []
-    prose: list[tuple[int, int]] = []
+    units: list[tuple[int, int]] = []
     headings: set[int] = set()
-    kinds: set[str] = set()
+    modalities: set[str] = set()
     current = -2
 
     def close() -> None:
-        if prose:
-            runs.append(_Run(_unit_route(frozenset(kinds)), current, tuple(prose), frozenset(headings)))
-        prose.clear()
+        if units:
+            runs.append(_Run(_agreed(modalities), current, tuple(units), frozenset(headings)))
+        units.clear()
         headings.clear()
-        kinds.clear()
+        modalities.clear()
 
     for part, _ in document_parts(text, fmt):
-        whole = _part_route(part)
-        if whole is not None:
+        if isinstance(part, Block) and part.kind in _SKIPPED_KINDS:
+            continue
+        modality = _route_of(part)
+        if not _ROUTES[modality].packed:
             close()
-            runs.append(_Run(whole, _section_at(starts, part.start), part=part))
+            runs.append(_Run(modality, _section_at(starts, part.start), part=part))
             continue
-        assert isinstance(part, Block), "a table is always taken whole (the table route)"
-        if part.kind == "rule":
-            continue
+        assert isinstance(part, Block), "a table is never packed (the table route)"
         for section, start, end in _clip(starts, part.start, part.end):
             if section != current:
                 close()
                 current = section
             for s, e in _units(text, part, start, end, sentence_method, furniture):
                 if part.kind == "heading":
-                    headings.add(len(prose))
-                kinds.add(part.kind)
-                prose.append((s, e))
+                    headings.add(len(units))
+                modalities.add(modality)
+                units.append((s, e))
     close()
     ends = tuple([*starts[1:], len(text)])
     leads = _leads(runs, len(sections))

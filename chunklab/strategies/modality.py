@@ -15,13 +15,11 @@ from ..text.pack import pack
 from ..text.paragraphs import line_spans
 from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 from .code import code_block_spans
+from .hybrid import MODALITY_COLOURS
 from .table import table_context
 
 __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
 
-#: One colour per modality for `chunklab.show(..., colour_by="modality", colours=MODALITY_COLOURS)`
-#: (from the same colour-blind-safe palette as every other view).
-MODALITY_COLOURS = {"prose": "#77AADD", "table": "#EE8866", "code": "#BBCC33", "list": "#EEDD88", "image": "#FFAABB"}
 
 def modality_of(block: Block | Table) -> Modality:
     """The modality of a document part: a `Table` or table block is ``"table"``, a code block

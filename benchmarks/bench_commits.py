@@ -1,0 +1,113 @@
+"""Before and after: every registered chunker at two commits of this repository, in the same run.
+
+A refactoring should not make a chunker slower. This script checks out two commits side by side
+(``git worktree``, removed afterwards), writes one text of each shape once (`shapes.shape_text`, so
+both commits chunk the very same characters), and times every chunker registered at both commits,
+with its defaults, in fresh Python processes that import the commit's own ``chunklab``. The two
+commits alternate, process by process (`ROUNDS` processes each), so a change in the machine's load
+falls on both; each process makes a warm-up call (models load), then times `RUNS` calls on the text
+and keeps the best CPU time. Printed: the best time at each commit and their ratio (after / before),
+per chunker and shape; a ratio above `SLOWER` is flagged.
+
+Chunkers with an ``embedder`` parameter get `bench_scaling`'s ``HashingEmbedder`` (written out here), so
+the time is the chunker's and not the neural model's.
+
+Run: ``.venv/bin/python benchmarks/bench_commits.py BEFORE [AFTER] [--shapes course,markdown]``
+(AFTER defaults to ``HEAD``; commits as git names them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from shapes import shape_text
+
+REPO = Path(__file__).resolve().parents[1]
+SIZE = 1_000_000
+ROUNDS = 3
+RUNS = 3
+SLOWER = 1.05
+
+#: What one process runs: every chunker registered at its commit, on the text, best CPU time of RUNS.
+_TIMER = r"""
+import json, sys, time, inspect
+import chunklab
+from chunklab import CHUNKERS
+import numpy as np
+from sklearn.feature_extraction.text import HashingVectorizer
+class HashingEmbedder:  # bench_scaling's: hashed word counts, no model
+    def __init__(self):
+        self.vectorizer = HashingVectorizer(n_features=384, alternate_sign=False, norm="l2", dtype=np.float32)
+    def __call__(self, texts):
+        return self.vectorizer.transform(list(texts)).toarray()
+text = open(sys.argv[1], encoding="utf-8").read()
+out = {}
+for name, cls in sorted(CHUNKERS.items()):
+    params = {"embedder": HashingEmbedder()} if "embedder" in inspect.signature(cls).parameters else {}
+    chunker = cls(**params)
+    chunker(text[:5000])
+    best = float("inf")
+    for _ in range(int(sys.argv[2])):
+        chunklab.clear_caches()
+        chunker(text[:5000])
+        started = time.process_time()
+        chunker(text)
+        best = min(best, time.process_time() - started)
+    out[name] = best
+print(json.dumps(out))
+"""
+
+
+def _checkout(commit: str, folder: Path) -> Path:
+    """A detached worktree of `commit` in `folder`."""
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--force", str(folder), commit],
+                   check=True, capture_output=True)
+    return folder
+
+
+def _times(tree: Path, text_file: Path) -> dict[str, float]:
+    """Best CPU seconds per chunker, in one fresh process that imports `tree`'s chunklab."""
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", _TIMER, str(text_file), str(RUNS)], cwd=tree, env=env,
+                          check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    """Parse the arguments, time both commits alternately, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before")
+    parser.add_argument("after", nargs="?", default="HEAD")
+    parser.add_argument("--shapes", default="course,markdown", help="comma-separated shapes of `shapes`")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-commits-") as scratch:
+        root = Path(scratch)
+        trees = {label: _checkout(commit, root / label) for label, commit in (("before", args.before),
+                                                                               ("after", args.after))}
+        try:
+            for shape in args.shapes.split(","):
+                text_file = root / f"{shape}.txt"
+                text_file.write_text(shape_text(shape, SIZE), encoding="utf-8")
+                best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
+                for _ in range(ROUNDS):
+                    for label, tree in trees.items():
+                        for name, seconds in _times(tree, text_file).items():
+                            best[label][name] = min(seconds, best[label].get(name, float("inf")))
+                print(f"\n{shape}, {SIZE:,} characters: best CPU seconds of {ROUNDS} processes x {RUNS} calls")
+                print(f"{'chunker':<18}{args.before[:12]:>14}{args.after[:12]:>14}{'after/before':>14}")
+                for name in sorted(set(best["before"]) & set(best["after"])):
+                    a, b = best["before"][name], best["after"][name]
+                    flag = "  slower" if b > a * SLOWER else ""
+                    print(f"{name:<18}{a:>14.3f}{b:>14.3f}{b / a:>14.2f}{flag}")
+        finally:
+            for tree in trees.values():
+                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], capture_output=True)
+
+
+if __name__ == "__main__":
+    main()

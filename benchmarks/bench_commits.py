@@ -28,9 +28,9 @@ from pathlib import Path
 from shapes import shape_text
 
 REPO = Path(__file__).resolve().parents[1]
-SIZE = 1_000_000
-ROUNDS = 3
-RUNS = 3
+SIZE = 200_000
+ROUNDS = 2
+RUNS = 2
 SLOWER = 1.05
 
 #: What one process runs: every chunker registered at its commit, on the text, best CPU time of RUNS.

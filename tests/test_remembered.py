@@ -121,3 +121,24 @@ def test_compare_run_again_reads_its_measurement_back(folder, monkeypatch):
     pd.testing.assert_frame_equal(again.chunkings, first.chunkings)
     assert {k: [(c.start, c.end) for c in v] for k, v in again.chunks.items()} == \
         {k: [(c.start, c.end) for c in v] for k, v in first.chunks.items()}
+
+
+class FakeDistribution:
+    """What `_dependencies` reads of an installed distribution."""
+
+    def __init__(self, name, version, requires=()):
+        self.metadata, self.version, self.requires = {"Name": name}, version, list(requires)
+
+
+def test_the_key_records_what_chunklab_may_run_and_nothing_else(monkeypatch):
+    world = [
+        FakeDistribution("chunklab-course", "0.1", ["numpy>=1", 'bm25s; extra == "eval"', 'jsonschema[format]; extra == "store"']),
+        FakeDistribution("NumPy", "2.4"), FakeDistribution("bm25s", "0.3", ["scipy"]), FakeDistribution("scipy", "1.1"),
+        FakeDistribution("jsonschema", "4.2", ['rfc3987-syntax; extra == "format"', 'sphinx; extra == "docs"']),
+        FakeDistribution("rfc3987_syntax", "1.1"), FakeDistribution("Sphinx", "8.0"), FakeDistribution("pytest", "9"),
+    ]
+    monkeypatch.setattr(remembered.importlib.metadata, "distributions", lambda: world)
+    assert remembered._dependencies() == [
+        "bm25s==0.3", "chunklab-course==0.1", "jsonschema==4.2", "numpy==2.4", "rfc3987-syntax==1.1", "scipy==1.1"]
+    world.pop(0)  # chunklab not installed as a distribution: everything counts
+    assert "sphinx==8.0" in remembered._dependencies() and "pytest==9" in remembered._dependencies()

@@ -15,7 +15,8 @@ The key covers the text of every argument (documents, questions, chunk texts), e
 class and parameters (nested ones included), the source of every chunklab module, the files of the
 corpus folder (the shipped embeddings aside: the vectors a model computes are the same within
 1e-4, `tests/test_shipped_embeddings.py`), and the name and version of every installed
-distribution. Change any of them and the measurement runs again. A damaged file is ignored with a
+distribution this library may run (its requirements, with their own, recursively: installing
+Sphinx for the site keeps every stored measurement). Change any of them and the measurement runs again. A damaged file is ignored with a
 warning and measured again. The folder keeps the `KEEP` files used last.
 """
 
@@ -30,6 +31,7 @@ import inspect
 import os
 import pathlib
 import pickle
+import re
 import sys
 import tempfile
 import types
@@ -53,6 +55,10 @@ KEEP = 512
 F = TypeVar("F", bound=Callable[..., Any])
 
 _FOLDER: list[pathlib.Path | None] = [None]
+#: This library's distribution, whose requirements are what the key records (`_dependencies`).
+_DISTRIBUTION = "chunklab-course"
+#: A requirement's name and the extras it asks for: ``name[extra, ...]``.
+_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
 #: Arguments that change only what is shown while a measurement runs, never its result.
 _SHOWN_ONLY = frozenset({"progress"})
 
@@ -150,9 +156,42 @@ def _environment() -> str:
     data = data_dir()
     for path in sorted(p for p in data.rglob("*") if p.is_file() and "embeddings" not in p.relative_to(data).parts):
         digest.update(str(path.relative_to(data)).encode() + b"\0" + path.read_bytes())
-    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
-    digest.update("\n".join(installed).encode())
+    digest.update("\n".join(_dependencies()).encode())
     return digest.hexdigest()
+
+
+def _dependencies() -> list[str]:
+    """``name==version`` of chunklab's distribution and of everything it may run: its requirements,
+    every extra included, and theirs, recursively (the extras a requirement asks for included).
+    Other installed distributions (the site's Sphinx, the benchmarks' peers) change no measurement,
+    so installing them keeps the stored ones. Without chunklab installed as a distribution: every
+    installed distribution."""
+    installed = {_normal(d.metadata["Name"]): d for d in importlib.metadata.distributions()}
+    if _DISTRIBUTION not in installed:
+        return sorted(f"{name}=={d.version}" for name, d in installed.items())
+    found: dict[str, set[str]] = {}
+    todo = [(_DISTRIBUTION, {"*"})]
+    while todo:
+        name, extras = todo.pop()
+        if name not in installed or (name in found and extras <= found[name]):
+            continue
+        found.setdefault(name, set()).update(extras)
+        for requirement in installed[name].requires or ():
+            match = _REQUIREMENT.match(requirement)
+            if match is None:
+                continue
+            marker = requirement.partition(";")[2]
+            wanted = set(re.findall(r"extra\s*==\s*['\"]([^'\"]+)['\"]", marker))
+            if wanted and "*" not in extras and not wanted & extras:
+                continue  # an extra nobody asked for
+            asked = {e.strip() for e in (match[2] or "").split(",") if e.strip()}
+            todo.append((_normal(match[1]), asked))
+    return sorted(f"{name}=={installed[name].version}" for name in found)
+
+
+def _normal(name: str) -> str:
+    """A distribution's name as PyPI compares them (lower case, runs of ``-_.`` as one ``-``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _ours(thing: Any) -> bool:

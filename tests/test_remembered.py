@@ -142,3 +142,14 @@ def test_the_key_records_what_chunklab_may_run_and_nothing_else(monkeypatch):
         "bm25s==0.3", "chunklab-course==0.1", "jsonschema==4.2", "numpy==2.4", "rfc3987-syntax==1.1", "scipy==1.1"]
     world.pop(0)  # chunklab not installed as a distribution: everything counts
     assert "sphinx==8.0" in remembered._dependencies() and "pytest==9" in remembered._dependencies()
+
+
+def test_a_failed_atomic_write_leaves_the_file_and_no_temporary(tmp_path):
+    from chunklab.models.resources import replace_atomically
+
+    target = tmp_path / "kept.pickle.z"
+    target.write_bytes(b"before")
+    with pytest.raises(RuntimeError), replace_atomically(target) as out:
+        out.write(b"half")
+        raise RuntimeError("interrupted")
+    assert target.read_bytes() == b"before" and [p.name for p in tmp_path.iterdir()] == ["kept.pickle.z"]

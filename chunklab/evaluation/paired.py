@@ -215,9 +215,11 @@ def _compare_many(
     tail = (1 - confidence) / 2
     lows, highs = np.quantile(resampled, [tail, 1 - tail], axis=0)
     x_binary = bool(np.isin(x, (0.0, 1.0)).all())
+    mean_a = float(x.mean())
     out = []
     for j, pair in enumerate(names):
         y = ys[:, j]
+        mean_b = float(y.mean())
         low, high = float(lows[j]), float(highs[j])
         a_only = b_only = p_value = None
         if x_binary and np.isin(y, (0.0, 1.0)).all():
@@ -229,8 +231,8 @@ def _compare_many(
         else:
             verdict = "no measurable difference"
         out.append(Paired(
-            a=pair[0], b=pair[1], questions=n, mean_a=float(x.mean()), mean_b=float(y.mean()),
-            difference=float(x.mean() - y.mean()), low=low, high=high, confidence=confidence,
+            a=pair[0], b=pair[1], questions=n, mean_a=mean_a, mean_b=mean_b, difference=mean_a - mean_b,
+            low=low, high=high, confidence=confidence,
             a_only=a_only, b_only=b_only, p_value=p_value, verdict=verdict,
         ))
     return out

@@ -22,6 +22,7 @@ warning and measured again. The folder keeps the `KEEP` files used last.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import functools
@@ -33,11 +34,10 @@ import pathlib
 import pickle
 import re
 import sys
-import tempfile
 import types
 import warnings
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
@@ -46,6 +46,7 @@ from ..caches import RESOURCE, cached
 from ..core import Chunk
 from ..formats.corpus import data_dir
 from ..formats.document import Document
+from ..models.resources import replace_atomically
 
 __all__ = ["KEEP", "persist_measurements", "remembered"]
 
@@ -116,24 +117,22 @@ def _read(path: pathlib.Path) -> Any:
         warnings.warn(f"ignoring the stored measurement {path.name} ({type(error).__name__}: {error}); "
                       "measuring again", stacklevel=3)
         return None
-    os.utime(path)  # recently used: kept when the folder is trimmed
+    with contextlib.suppress(FileNotFoundError):  # another process may have just trimmed it
+        os.utime(path)  # recently used: kept when the folder is trimmed
     return result
 
 
 def _write(path: pathlib.Path, result: Any) -> None:
-    """Store `result` in `path` atomically (a temporary file, then a rename), then trim the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Store `result` in `path` atomically (a temporary file, then a rename), then trim the folder to
+    the `KEEP` files used last (files another process removes meanwhile are passed over)."""
     data = zlib.compress(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL), 1)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        pathlib.Path(temporary).unlink(missing_ok=True)
-        raise
-    stored = sorted(path.parent.glob("*.pickle.z"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in stored[KEEP:]:
+    with replace_atomically(path) as out:
+        out.write(data)
+    used = {}
+    for stored in path.parent.glob("*.pickle.z"):
+        with contextlib.suppress(FileNotFoundError):
+            used[stored] = stored.stat().st_mtime
+    for old in sorted(used, key=used.__getitem__, reverse=True)[KEEP:]:
         old.unlink(missing_ok=True)
 
 
@@ -151,13 +150,17 @@ def _environment() -> str:
     corpus folder (embeddings aside), the installed distributions and Python's version."""
     digest = hashlib.sha256(sys.version.encode())
     package = pathlib.Path(__file__).resolve().parents[1]
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    _digest_files(digest, package, package.rglob("*.py"))
     data = data_dir()
-    for path in sorted(p for p in data.rglob("*") if p.is_file() and "embeddings" not in p.relative_to(data).parts):
-        digest.update(str(path.relative_to(data)).encode() + b"\0" + path.read_bytes())
+    _digest_files(digest, data, (p for p in data.rglob("*") if p.is_file() and "embeddings" not in p.relative_to(data).parts))
     digest.update("\n".join(_dependencies()).encode())
     return digest.hexdigest()
+
+
+def _digest_files(digest: Any, root: pathlib.Path, paths: Iterable[pathlib.Path]) -> None:
+    """Feed each of `paths` (in sorted order), its name below `root` and its bytes, into `digest`."""
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
 
 
 def _dependencies() -> list[str]:

@@ -298,11 +298,9 @@ def _expected_backend() -> str:
 
 def _official_minilm(max_tokens: int) -> Any:
     """`SentenceTransformer` all-MiniLM-L6-v2 from local files, or None if that is not possible."""
+    if _expected_backend() != "sentence-transformers":
+        return None
     try:
-        from huggingface_hub import try_to_load_from_cache
-
-        if not isinstance(try_to_load_from_cache(OFFICIAL_MINILM, "config.json"), str):
-            return None
         from sentence_transformers import SentenceTransformer
 
         model = SentenceTransformer(OFFICIAL_MINILM, device="cpu", local_files_only=True)

@@ -68,12 +68,17 @@ def shipped_embeddings_path() -> pathlib.Path:
 @contextlib.contextmanager
 def replace_atomically(path: pathlib.Path, mode: str = "wb") -> Iterator[IO[Any]]:
     """A temporary file beside `path` to write a cache into; on success it replaces `path` in one
-    rename, so a reader never sees a half-written file (the folder is created if needed)."""
+    rename, so a reader never sees a half-written file (the folder is created if needed). On a
+    failure the temporary file is removed and `path` is left as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
     encoding = None if "b" in mode else "utf-8"
-    with tempfile.NamedTemporaryFile(mode, dir=path.parent, suffix=path.suffix, delete=False,
-                                     encoding=encoding) as tmp:
-        yield tmp
+    with tempfile.NamedTemporaryFile(mode, dir=path.parent, suffix=path.suffix, delete=False, encoding=encoding) as tmp:
+        try:
+            yield tmp
+        except BaseException:
+            tmp.close()
+            os.unlink(tmp.name)
+            raise
     os.replace(tmp.name, path)
 
 

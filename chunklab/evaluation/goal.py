@@ -177,7 +177,7 @@ def goal_verdict(result: Comparison, hybrid: str = HYBRID_SETTING, split: str | 
 
     rows = []
     for retriever in result.rows["retriever"].unique():
-        for budget in sorted(set(result.rows["budget"].unique())):
+        for budget in sorted(result.rows["budget"].unique().tolist()):
             board = leaderboard(result, retriever, budget, split=split)
             if hybrid not in set(board["chunker"]):
                 raise ValueError(f"no chunking labelled {hybrid!r} was measured")
@@ -272,7 +272,7 @@ def unseen_verdict(result: Comparison, baseline: str, docs: Sequence[str], hybri
         raise ValueError("unseen_verdict needs at least one document")
     rows = []
     for retriever in result.rows["retriever"].unique():
-        for budget in sorted(set(result.rows["budget"].unique())):
+        for budget in sorted(result.rows["budget"].unique().tolist()):
             table = _answered_by_question(result, retriever, budget, split, docs)
             for label in (hybrid, baseline):
                 if label not in table.columns:

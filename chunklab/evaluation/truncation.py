@@ -68,7 +68,7 @@ def truncation_table(
     ]
     chunks = {label: [c for doc in documents for c in chunker(doc.text, source=doc.name)]
               for label, chunker in chunkers.items()}
-    return truncation_of(chunks, max_tokens, tokenizer, special_tokens)
+    return _truncation_of(chunks, max_tokens, tokenizer, special_tokens)  # stored once, as this table
 
 
 @remembered
@@ -84,6 +84,13 @@ def truncation_of(
     ``truncated``, ``share_truncated``, ``max_tokens_seen`` (the longest chunk, special tokens
     included), ``unread_share`` (characters the model never reads ÷ characters indexed).
     """
+    return _truncation_of(chunks, max_tokens, tokenizer, special_tokens)
+
+
+def _truncation_of(
+    chunks: Mapping[str, Sequence[Chunk]], max_tokens: int, tokenizer: TokenizerLike, special_tokens: int
+) -> Any:
+    """`truncation_of`, never stored on its own (`truncation_table` is stored as a whole)."""
     import pandas as pd
 
     measured = _measured([c.text for made in chunks.values() for c in made], max_tokens, tokenizer, special_tokens)

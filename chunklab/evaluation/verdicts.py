@@ -253,10 +253,10 @@ def versus(
         raise ValueError(f"no rows for chunking(s) {missing} with {retriever}")
     rows = rows[rows["chunker"].isin(labels)]
     records = []
-    for budget in sorted(set(rows["budget"].unique())) if budgets is None else budgets:
+    for budget in sorted(rows["budget"].unique().tolist()) if budgets is None else budgets:
         at_budget = rows[rows["budget"] == budget]
         if at_budget.empty:
-            raise ValueError(f"no rows with budget = {budget!r}; there are: {sorted(set(rows['budget'].unique()))}")
+            raise ValueError(f"no rows with budget = {budget!r}; there are: {sorted(rows['budget'].unique().tolist())}")
         table = _per_question(at_budget, metric)
         for a, b in pairs:
             comparison = paired(table[a], table[b], (a, b), confidence, resamples, seed)
@@ -322,7 +322,7 @@ def budget_guidance(
     many are measurably worse; or "no measurable difference" when none is. `split` keeps one
     question split.
     """
-    budgets = sorted(set(result.rows["budget"].unique()))
+    budgets = sorted(result.rows["budget"].unique().tolist())
     if budget is None:
         if len(budgets) != 1:
             raise ValueError(f"choose a budget: one of {budgets}")

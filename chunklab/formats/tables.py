@@ -21,7 +21,7 @@ from typing import Any, Callable, Literal, Sequence
 
 from ..caches import PER_TEXT, cached
 from ..text.pack import fit, last_fitting
-from .blocks import Block, DocumentFormat, heading_trails
+from .blocks import Block, DocumentFormat, Modality, heading_trails, modality_of_kinds
 from .csv import csv_row_spans
 from .parse import document_blocks, guess_format
 
@@ -31,6 +31,7 @@ __all__ = [
     "csv_table",
     "document_parts",
     "looks_like_csv",
+    "modality_of",
     "records",
     "render_markdown",
     "resolve_format",
@@ -248,3 +249,11 @@ def document_parts(text: str, fmt: DocumentFormat = "auto") -> tuple[tuple[Block
         (table_from_block(b, resolved) if b.kind == "table" and resolved != "text" else b, trail)
         for b, trail in zip(blocks, trails)
     )
+
+
+def modality_of(part: Block | Table) -> Modality:
+    """The modality of one part of `document_parts`: a `Table` is ``"table"``, a block is its kind's
+    (`chunklab.formats.blocks.modality_of_kinds`: code, lists and images are themselves, headings,
+    paragraphs, quotes and other markup ``"prose"``). The one rule by which the modality chunker
+    and the hybrid's routes sort the parts of a document."""
+    return "table" if isinstance(part, Table) else modality_of_kinds((part.kind,))

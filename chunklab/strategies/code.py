@@ -246,10 +246,16 @@ class CodeChunker(UnitSized, Chunker):
         prose_start = 0
         for block in [b for b in document_blocks(text, "markdown") if b.kind == "code"]:
             yield from self._prose(text, prose_start, block.start, measure)
-            for start, end, meta in code_block_spans(text, block, self.chunk_size, measure):
-                yield start, end, {"modality": "code", "definitions": (), **meta}
+            yield from self.block_spans(text, block)
             prose_start = block.end
         yield from self._prose(text, prose_start, len(text), measure)
+
+    def block_spans(self, text: str, block: Block) -> Iterator[ChunkSpan]:
+        """The chunks of one code block of `text`, already parsed (a `chunklab.formats.blocks.Block`
+        of kind ``"code"``), as a markdown document's code blocks are cut (`code_block_spans`). The
+        hybrid cuts its code blocks with this, on the blocks it has parsed once."""
+        for start, end, meta in code_block_spans(text, block, self.chunk_size, self.measure_function()):
+            yield start, end, {"modality": "code", "definitions": (), **meta}
 
     def _prose(self, text: str, start: int, end: int, measure: Measure) -> Iterator[ChunkSpan]:
         for s, e, _ in recursive_spans(text, start, end, LEVELS, self.chunk_size, measure):

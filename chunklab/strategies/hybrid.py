@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import typing
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
@@ -51,8 +50,8 @@ from ..caches import PER_TEXT, cached
 from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
 from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
-from ..formats.code import TREE_SITTER_LANGUAGES, fence_language, grammar_available
-from ..formats.tables import Table, document_parts, resolve_format, table_metadata
+from ..formats.code import fence_language
+from ..formats.tables import Table, document_parts, modality_of, resolve_format, table_metadata
 from ..models.embed import Embedder, unit_rows
 from ..text.length import (
     DEFAULT_CHUNK_SIZE,
@@ -67,7 +66,7 @@ from ..text.pack import fit, pack
 from ..text.sentences import SentenceMethod, SentenceSplitterParam, sentence_spans
 from ..text.spans import trim_span
 from .budget_rule import recommended_sizes
-from .code import CodeChunker, CodeLanguage
+from .code import CodeChunker
 from .page import PageLayout, page_layout
 from .sections import Section, common_trail, document_title, structure_sections
 from .semantic import earliest_starts, optimal_segments
@@ -147,36 +146,30 @@ class _Piece:
 
 
 # -- routes ---------------------------------------------------------------------------------------
-#: ``chunker(block, source, limit, unit, tokenizer) -> Chunker``: the registered chunker that cuts one
-#: block, whose source is `source`, into pieces that measure at most `limit` in `unit`.
-_ChunkerFor = Callable[[Any, str, int, SizeUnit, TokenizerLike], Chunker]
+#: ``cut(part, text, limit, unit, tokenizer) -> spans``: one parsed part of `text` (a `Table`, a
+#: `Block`) cut by the registered chunker of its modality into pieces that measure at most `limit` in
+#: `unit`, ``(start, end, metadata)`` in `text`'s offsets. The chunker cuts the part the hybrid has
+#: parsed (`TableChunker.table_spans`, `CodeChunker.block_spans`): nothing is parsed twice.
+_Cutter = Callable[[Any, str, int, SizeUnit, TokenizerLike], Iterable[ChunkSpan]]
 #: ``describe(block, metadata) -> metadata``: what a piece of `block` says of itself, from the
 #: metadata its chunker gave it.
 _Describer = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
-#: The languages `CodeChunker` parses, besides the ``"text"`` it cuts by lines.
-_PARSED = frozenset(typing.get_args(CodeLanguage)) - {"auto", "text"}
 
 
-def _table_chunker(table: Table, source: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Chunker:
-    """The table chunker for one table: whole rows, one a piece (`_merge` joins them up to
-    `min_chunk_size`), the table read in its own format, no context (the header goes to metadata)."""
-    return TableChunker(rows=1, chunk_size=limit, context="none", other_text="skip", format=table.fmt, unit=unit,
-                        tokenizer=tokenizer)
+def _table_cut(table: Table, text: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Iterable[ChunkSpan]:
+    """One table cut by the table chunker: whole rows, one a piece (`_merge` joins them up to
+    `min_chunk_size`), no context (the header goes to metadata)."""
+    chunker = TableChunker(rows=1, chunk_size=limit, context="none", other_text="skip", format=table.fmt, unit=unit,
+                           tokenizer=tokenizer)
+    return chunker.table_spans(text, table)
 
 
-def _code_chunker(block: Block, source: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Chunker:
-    """The code chunker for one code block. A markdown fence is read as markdown (``language="auto"``):
-    the code inside is cut in the fence's language, the fence lines go with the first and last
-    pieces. Any other code block (indented markdown, an HTML ``<pre>``) is code in its language
-    from end to end, or in ``"text"`` (cut by lines) when that language is not one the code chunker
-    parses or its grammar is not installed."""
-    if block.attrs.get("fenced") and source.startswith(("```", "~~~")):
-        language = "auto"
-    else:
-        language = fence_language(block.info)
-        if language not in _PARSED or (language in TREE_SITTER_LANGUAGES and not grammar_available(language)):
-            language = "text"
-    return CodeChunker(chunk_size=limit, language=typing.cast(CodeLanguage, language), unit=unit, tokenizer=tokenizer)
+def _code_cut(block: Block, text: str, limit: int, unit: SizeUnit, tokenizer: TokenizerLike) -> Iterable[ChunkSpan]:
+    """One code block cut by the code chunker as it cuts a markdown document's code blocks: a fenced
+    block's code in the fence's language, its fence lines with the first and last pieces; any other
+    code block (indented markdown, an HTML ``<pre>``) from end to end, between statements in a
+    language the code chunker parses, else by lines."""
+    return CodeChunker(chunk_size=limit, unit=unit, tokenizer=tokenizer).block_spans(text, block)
 
 
 def _table_piece(table: Table, metadata: Mapping[str, Any]) -> dict[str, Any]:
@@ -217,15 +210,14 @@ def _nothing(block: Any, metadata: Mapping[str, Any]) -> dict[str, Any]:
 class _Route:
     """Everything the hybrid knows about one modality: one row of `_ROUTES`.
 
-    * **Takes** the blocks of `kinds` (`chunklab.formats.blocks.Block.kind`; a parsed
-      `chunklab.formats.tables.Table` is of kind ``"table"``). No two routes share a kind; a block
-      of no route's kinds goes to the default route, `_DEFAULT_ROUTE` (`_route_of`).
+    * **Takes** the parts of its modality (`chunklab.formats.tables.modality_of`, the one rule the
+      modality chunker sorts by too).
     * **Cut.** A `packed` route takes the sentence units (sentences, headings whole) of neighbouring
       blocks of one section and packs them together (`balanced_pack`, or `semantic_pack`); a run
       of such blocks whose modalities differ goes to the default route. Any other route takes each
-      block alone and cuts it with `chunker`, a registered chunker made for the block and the size
-      limit and run on the block's span (offsets moved back by the block's start); without one, the
-      block is kept whole and cut at words only when it is too long (`chunklab.text.pack.fit`).
+      block alone and cuts it with `cut`, the registered chunker of its modality made for the size
+      limit and run on the part as the hybrid parsed it (`_Cutter`); without one, the block is kept
+      whole and cut at words only when it is too long (`chunklab.text.pack.fit`).
       `describe` says what each piece carries in metadata, from the metadata `reads` names that its
       chunker gave it (kept per text and sizes by `_cut_blocks`, a list as a tuple).
     * **Sized**: every piece measures at most `limit`: ``chunk_size``, or with `overlap` (the
@@ -237,10 +229,9 @@ class _Route:
     * **Shown** in `colour` (`MODALITY_COLOURS`).
     """
 
-    kinds: frozenset[str]
     colour: str
     packed: bool = False
-    chunker: _ChunkerFor | None = None
+    cut: _Cutter | None = None
     describe: _Describer = _nothing
     reads: tuple[str, ...] = ()
     overlap: bool = False
@@ -254,17 +245,14 @@ class _Route:
 #: The table of routes: one per modality (`chunklab.formats.blocks.MODALITIES`), all the hybrid
 #: knows about each (see `_Route`). Colours from the same colour-blind-safe palette as every other view.
 _ROUTES: dict[str, _Route] = {
-    "prose": _Route(frozenset({"heading", "paragraph", "quote", "markup"}), "#77AADD", packed=True, overlap=True,
-                    joins="sentences"),
-    "table": _Route(frozenset({"table"}), "#EE8866", chunker=_table_chunker, describe=_table_piece,
-                    reads=("rows", "cut"), joins="rows"),
-    "code": _Route(frozenset({"code"}), "#BBCC33", chunker=_code_chunker, describe=_code_piece,
-                   reads=("definitions", "context")),
-    "list": _Route(frozenset({"list"}), "#EEDD88", packed=True, overlap=True, joins="sentences"),
-    "image": _Route(frozenset({"image"}), "#FFAABB", describe=_image_piece),
+    "prose": _Route("#77AADD", packed=True, overlap=True, joins="sentences"),
+    "table": _Route("#EE8866", cut=_table_cut, describe=_table_piece, reads=("rows", "cut"), joins="rows"),
+    "code": _Route("#BBCC33", cut=_code_cut, describe=_code_piece, reads=("definitions", "context")),
+    "list": _Route("#EEDD88", packed=True, overlap=True, joins="sentences"),
+    "image": _Route("#FFAABB", describe=_image_piece),
 }
-#: The catch-all: the route of a block whose kind no route names, and of a run of packed blocks
-#: whose modalities differ (a heading over a list, a list beside a paragraph).
+#: The catch-all: the route of a run of packed blocks whose modalities differ (a heading over a
+#: list, a list beside a paragraph); `modality_of` puts every block of no other modality in prose.
 _DEFAULT_ROUTE = "prose"
 #: Block kinds that no route takes: a thematic break holds no content.
 _SKIPPED_KINDS = frozenset({"rule"})
@@ -274,17 +262,7 @@ MODALITY_COLOURS = {modality: route.colour for modality, route in _ROUTES.items(
 
 assert set(_ROUTES) == set(MODALITIES), "one route per modality"
 assert _ROUTES[_DEFAULT_ROUTE].packed, "the default route packs the runs whose blocks disagree"
-assert sum(len(route.kinds) for route in _ROUTES.values()) == len(set().union(*(r.kinds for r in _ROUTES.values()))), (
-    "no two routes take one kind"
-)
 assert all(route.packed for route in _ROUTES.values() if route.overlap), "the overlap moves a piece to a sentence"
-
-
-def _route_of(part: Block | Table) -> str:
-    """The modality whose route takes `part`: the route whose `_Route.kinds` hold its kind, else the
-    default route (`chunklab.formats.tables.document_parts` turns every table block into a `Table`)."""
-    kind = "table" if isinstance(part, Table) else part.kind
-    return next((modality for modality, route in _ROUTES.items() if kind in route.kinds), _DEFAULT_ROUTE)
 
 
 def _agreed(modalities: Iterable[str]) -> str:
@@ -555,16 +533,15 @@ def _cut_blocks(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod,
             out.append(())
             continue
         limit = dict(limits)[run.modality]
-        if route.chunker is None:
+        if route.cut is None:
             out.append(tuple((start, end, ()) for start, end in fit(text, part.start, part.end, limit, measure)))
             continue
-        source = text[part.start : part.end]
         cut: list[tuple[int, int, tuple[tuple[str, Any], ...]]] = []
-        for start, end, *rest in route.chunker(part, source, limit, unit, tokenizer).spans(source):
+        for start, end, *rest in route.cut(part, text, limit, unit, tokenizer):
             metadata: Mapping[str, Any] = rest[0] if rest else {}
             kept = tuple((key, tuple(value) if isinstance(value, list) else value)
                          for key, value in metadata.items() if key in route.reads)
-            cut.append((part.start + start, part.start + end, kept))
+            cut.append((start, end, kept))
         out.append(tuple(cut))
     return tuple(out)
 
@@ -648,7 +625,7 @@ def _joined(a: _Piece, b: _Piece) -> _Piece:
 @cached(PER_TEXT)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
     """Parse `text`, find its sections and pages, and turn its blocks into runs (cached per text):
-    each block goes to its route (`_route_of`); a block of a route that is not packed is a run of
+    each block goes to the route of its modality (`modality_of`); a block of a route that is not packed is a run of
     its own, and the sentence units of neighbouring blocks of packed routes in one section are one
     run, of the modality they agree on (`_agreed`)."""
     resolved = resolve_format(text, fmt)
@@ -672,7 +649,7 @@ def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, se
     for part, _ in document_parts(text, fmt):
         if isinstance(part, Block) and part.kind in _SKIPPED_KINDS:
             continue
-        modality = _route_of(part)
+        modality = modality_of(part)
         if not _ROUTES[modality].packed:
             close()
             runs.append(_Run(modality, _section_at(starts, part.start), part=part))

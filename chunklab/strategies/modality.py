@@ -8,8 +8,8 @@ from typing import Annotated, Any, Iterator, Literal
 from ..caches import PER_TEXT, cached
 from ..constraints import Param
 from ..core import Chunker, ChunkSpan, register
-from ..formats.blocks import MODALITIES, Block, DocumentFormat, Modality, modality_of_kinds, section_metadata
-from ..formats.tables import Table, document_parts, row_groups, table_metadata
+from ..formats.blocks import MODALITIES, Block, DocumentFormat, section_metadata
+from ..formats.tables import Table, document_parts, modality_of, row_groups, table_metadata
 from ..text.length import DEFAULT_CHUNK_SIZE, TokenizerParam, UnitParam, UnitSized, length_function
 from ..text.pack import pack
 from ..text.paragraphs import line_spans
@@ -19,15 +19,6 @@ from .hybrid import MODALITY_COLOURS
 from .table import table_context
 
 __all__ = ["MODALITIES", "MODALITY_COLOURS", "ModalityChunker", "modality_of"]
-
-
-def modality_of(block: Block | Table) -> Modality:
-    """The modality of a document part: a `Table` or table block is ``"table"``, a code block
-    ``"code"``, a list ``"list"``, an image ``"image"``; headings, paragraphs, quotes and other
-    markup are ``"prose"``."""
-    if isinstance(block, Table):
-        return "table"
-    return modality_of_kinds([block.kind]) if block.kind != "heading" else "prose"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -125,15 +125,19 @@ class TableChunker(UnitSized, Chunker):
             if isinstance(part, Table):
                 yield from self._text_spans(text, run, measure)
                 run = []
-                yield from self._table_spans(text, part, trail, table_index, measure)
+                yield from self.table_spans(text, part, trail, table_index)
                 table_index += 1
             else:
                 run.append((part, trail))
         yield from self._text_spans(text, run, measure)
 
-    def _table_spans(
-        self, text: str, table: Table, trail: tuple[str, ...], index: int, measure: Any
+    def table_spans(
+        self, text: str, table: Table, trail: tuple[str, ...] = (), index: int = 0
     ) -> Iterator[ChunkSpan]:
+        """The chunks of one table of `text`, already parsed (`chunklab.formats.tables.document_parts`),
+        as `spans` gives them: `trail` is the headings above it, `index` which table of the text it is.
+        The hybrid cuts its tables with this, on the tables it has parsed once."""
+        measure = self.measure_function()
         common: dict[str, Any] = {"modality": "table", "table": index, "format": table.fmt, **section_metadata(trail)}
         for start, end, first, last, partial in row_groups(text, table, self.rows, self.chunk_size, measure):
             metadata = {**common, **table_metadata(table, first, last)}

@@ -9,15 +9,16 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    In a text with form feeds (a PDF's pages) running headers and footers are found as in
    `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
 2. **Routing.** Each block of a section goes to the route of its modality, and one table of routes
-   (`_ROUTES`, one row per modality) says all the hybrid knows about each: the blocks it takes, how
-   it cuts them, its size limit, whether it takes the overlap, which neighbours its pieces may join
+   (`_ROUTES`, one row per modality) says all the hybrid knows about each (the blocks of its modality,
+   `chunklab.formats.tables.modality_of`): how it cuts them, its size limit, whether it takes the overlap, which neighbours its pieces may join
    and its colour. A table is cut by the table chunker (`chunklab.strategies.table.TableChunker`,
    whole rows) with its header kept for the context; a code block by the code chunker
-   (`chunklab.strategies.code.CodeChunker`, between statements), each run on the block's own span;
+   (`chunklab.strategies.code.CodeChunker`, between statements), each run on the block the hybrid
+   parsed (`TableChunker.table_spans`, `CodeChunker.block_spans`), so nothing is parsed twice;
    an image is kept whole with its caption; prose and lists are split into sentences
    (`chunklab.text.sentences`) and the sentences of neighbouring blocks of a section are packed
-   into chunks of about equal size (`balanced_pack`). Every block that no other route takes
-   (headings, paragraphs, quotes, markup) goes to the default route, prose.
+   into chunks of about equal size (`balanced_pack`). Headings, paragraphs, quotes and markup are
+   prose, the default route.
 3. **Size caps.** No chunk measures more than `chunk_size`; a piece smaller than `min_chunk_size` joins its
    neighbour when their routes put them in one group (prose and lists with prose and lists, of
    their section or the next, under their common breadcrumb; table rows with rows of their table),

@@ -12,8 +12,9 @@ per chunker and shape; a ratio above `SLOWER` is flagged.
 Chunkers with an ``embedder`` parameter get `bench_scaling`'s ``HashingEmbedder`` (written out here), so
 the time is the chunker's and not the neural model's.
 
-Run: ``.venv/bin/python benchmarks/bench_commits.py BEFORE [AFTER] [--shapes course,markdown]``
-(AFTER defaults to ``HEAD``; commits as git names them).
+Run: ``.venv/bin/python benchmarks/bench_commits.py BEFORE [AFTER] [--shapes course,markdown]
+[--chars N] [--rounds N] [--chunkers a,b]`` (AFTER defaults to ``HEAD``; commits as git names them;
+``--chunkers`` times only those, for a closer look at a flagged one with more rounds on a longer text).
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ class HashingEmbedder:  # bench_scaling's: hashed word counts, no model
         return self.vectorizer.transform(list(texts)).toarray()
 text = open(sys.argv[1], encoding="utf-8").read()
 out = {}
+wanted = set(filter(None, sys.argv[3].split(",")))
 for name, cls in sorted(CHUNKERS.items()):
+    if wanted and name not in wanted:
+        continue
     params = {"embedder": HashingEmbedder()} if "embedder" in inspect.signature(cls).parameters else {}
     chunker = cls(**params)
     chunker(text[:5000])
@@ -70,10 +74,11 @@ def _checkout(commit: str, folder: Path) -> Path:
     return folder
 
 
-def _times(tree: Path, text_file: Path) -> dict[str, float]:
-    """Best CPU seconds per chunker, in one fresh process that imports `tree`'s chunklab."""
+def _times(tree: Path, text_file: Path, chunkers: str) -> dict[str, float]:
+    """Best CPU seconds per chunker (all, or the comma-separated `chunkers`), in one fresh process
+    that imports `tree`'s chunklab."""
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", _TIMER, str(text_file), str(RUNS)], cwd=tree, env=env,
+    done = subprocess.run([sys.executable, "-c", _TIMER, str(text_file), str(RUNS), chunkers], cwd=tree, env=env,
                           check=True, capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -84,6 +89,9 @@ def main() -> None:
     parser.add_argument("before")
     parser.add_argument("after", nargs="?", default="HEAD")
     parser.add_argument("--shapes", default="course,markdown", help="comma-separated shapes of `shapes`")
+    parser.add_argument("--chars", type=int, default=SIZE, help="characters of each shape's text")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="processes per commit, alternating")
+    parser.add_argument("--chunkers", default="", help="comma-separated registered names (default: all)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-commits-") as scratch:
         root = Path(scratch)
@@ -92,13 +100,13 @@ def main() -> None:
         try:
             for shape in args.shapes.split(","):
                 text_file = root / f"{shape}.txt"
-                text_file.write_text(shape_text(shape, SIZE), encoding="utf-8")
+                text_file.write_text(shape_text(shape, args.chars), encoding="utf-8")
                 best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
-                for _ in range(ROUNDS):
+                for _ in range(args.rounds):
                     for label, tree in trees.items():
-                        for name, seconds in _times(tree, text_file).items():
+                        for name, seconds in _times(tree, text_file, args.chunkers).items():
                             best[label][name] = min(seconds, best[label].get(name, float("inf")))
-                print(f"\n{shape}, {SIZE:,} characters: best CPU seconds of {ROUNDS} processes x {RUNS} calls")
+                print(f"\n{shape}, {args.chars:,} characters: best CPU seconds of {args.rounds} processes x {RUNS} calls")
                 print(f"{'chunker':<18}{args.before[:12]:>14}{args.after[:12]:>14}{'after/before':>14}")
                 for name in sorted(set(best["before"]) & set(best["after"])):
                     a, b = best["before"][name], best["after"][name]

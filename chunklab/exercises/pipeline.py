@@ -102,8 +102,8 @@ def check_filter_choice(choice) -> str:
 
 #: Exercise 3's explanations of why a run on the cluster took longer than the same chunking in this process.
 DASK_CHOICES = {
-    "A": "The work is small, and every task on a cluster carries a cost one process never pays: the scheduler "
-         "assigns it to a worker, its function and arguments are pickled, and its result is reported back.",
+    "A": "The work is small, and every task on a cluster pays a cost one process never does: it is scheduled, "
+         "pickled and reported back.",
     "B": "The two workers are threads, and Python runs Python code in one thread at a time, so the cluster "
          "chunks at half speed.",
     "C": "Dask chunks every document twice, once on each worker, and keeps only the first result it receives, "

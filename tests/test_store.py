@@ -398,28 +398,3 @@ def test_index_use_context_embeds_what_evaluate_use_context_indexes(tmp_path, mo
         else:  # the markdown chunker's own context on the guide; the notes, without one, get the step's
             assert all(contexts[key] for key in contexts if key[0] == "guide.md")
             assert all((contexts[key] == "Field notes") is bool(flag) for key in contexts if key[0] == "notes.txt")
-
-
-
-def test_importing_the_store_leaves_the_iri_grammars_for_their_first_use():
-    """chromadb imports jsonschema, which would compile rfc3987-syntax's grammars at once: through
-    `chunklab.pipeline._chromadb` the ``iri`` format checks are registered all the same, give the
-    real package's answers, and import it only when first used (in a fresh interpreter)."""
-    pytest.importorskip("rfc3987_syntax")
-    script = """
-import json, sys
-import chunklab.pipeline.store
-import jsonschema
-deferred = "rfc3987_syntax" not in sys.modules
-checker = jsonschema.FormatChecker()
-values = ["http://example.com/a?b=1", "http://ex\\u00e4mple.org/\\u00fc", "not an iri", "//host/path", "http://[bad"]
-answers = [[checker.conforms(value, form) for value in values] for form in ("iri", "iri-reference")]
-import rfc3987_syntax
-real = [[rfc3987_syntax.is_valid_syntax(term, value) for value in values] for term in ("iri", "iri_reference")]
-print(json.dumps({"deferred": deferred, "answers": answers, "real": real, "module": hasattr(rfc3987_syntax, "parse")}))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout)
-    assert seen["deferred"] and seen["module"], seen
-    assert seen["answers"] == seen["real"] and seen["answers"] != [[True] * 5] * 2, seen

@@ -53,9 +53,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import chromadb
 import numpy as np
-
-from ._chromadb import chromadb  # before chromadb's own modules: its import without rfc3987-syntax's grammars
 from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 from chromadb.config import Settings
 from chromadb.utils.embedding_functions import register_embedding_function

@@ -100,20 +100,21 @@ def check_filter_choice(choice) -> str:
             "with a character on page 4 is kept.")
 
 
-#: Exercise 3's explanations of why the cluster's first run took longer than one process.
+#: Exercise 3's explanations of why a run on the cluster took longer than the same chunking in this process.
 DASK_CHOICES = {
-    "A": "The work is small, and a cluster pays costs one process never does: workers import chunklab, and "
-         "task data crosses processes.",
-    "B": "The two workers share a single core between them, so the cluster runs at half speed and every file "
-         "takes twice as long to chunk.",
+    "A": "The work is small, and every task on a cluster pays a cost one process never does: it is scheduled, "
+         "pickled and reported back.",
+    "B": "The two workers are threads, and Python runs Python code in one thread at a time, so the cluster "
+         "chunks at half speed.",
     "C": "Dask chunks every document twice, once on each worker, and keeps only the first result it receives, "
          "which doubles the work.",
     "D": "The cluster chunks with a different, slower chunker than the one in this process, rebuilt on each "
          "worker from its defaults.",
 }
 _DASK_HINTS = {
-    "B": "even at half speed, the work would take twice as long as in this process, not many times as long; "
-         "and the second run on the same cluster is faster than the first.",
+    "B": "one thread at a time takes away the second worker's help, not the first worker's speed: the cluster "
+         "would then chunk in about the time this process takes, not longer. And the same tasks doing no work "
+         "at all are slower on the cluster too.",
     "C": "each partition goes to one worker; the cluster's records are the in-process ones, each exactly once.",
     "D": "the chunker is pickled and sent to the workers: the same object with the same parameters, and the "
          "records are identical.",
@@ -129,5 +130,5 @@ def solution_dask_choice() -> str:
 def check_dask_choice(choice) -> str:
     """One letter of `DASK_CHOICES`."""
     pick(choice, DASK_CHOICES, _DASK_HINTS, solution_dask_choice())
-    return ("start-up is paid once per worker and the rest once per task, whatever the work: Dask pays off "
-            "when each partition holds seconds of work or more, not on four small files.")
+    return ("start-up is paid once per cluster and the rest once per task, whatever the task holds: Dask pays off "
+            "when each task holds seconds of work or more, not on four small files.")

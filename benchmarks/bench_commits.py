@@ -7,7 +7,9 @@ with its defaults, in fresh Python processes that import the commit's own ``chun
 commits alternate, process by process (`ROUNDS` processes each), so a change in the machine's load
 falls on both; each process makes a warm-up call (models load), then times `RUNS` calls on the text
 and keeps the best CPU time. Printed: the best time at each commit and their ratio (after / before),
-per chunker and shape; a ratio above `SLOWER` is flagged.
+per chunker and shape; a ratio above `SLOWER` is flagged. Chunkers timed one after another in one
+process affect each other (the memory and garbage the ones before leave), by up to a quarter in a
+single run: re-check a flagged chunker on its own with ``--chunkers NAME --rounds 6``.
 
 Chunkers with an ``embedder`` parameter get `bench_scaling`'s ``HashingEmbedder`` (written out here), so
 the time is the chunker's and not the neural model's.

@@ -32,7 +32,6 @@ import inspect
 import os
 import pathlib
 import pickle
-import re
 import sys
 import types
 import warnings
@@ -41,6 +40,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 from ..caches import RESOURCE, cached
 from ..core import Chunk
@@ -58,8 +59,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 _FOLDER: list[pathlib.Path | None] = [None]
 #: This library's distribution, whose requirements are what the key records (`_dependencies`).
 _DISTRIBUTION = "chunklab-course"
-#: A requirement's name and the extras it asks for: ``name[extra, ...]``.
-_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?")
 #: Arguments that change only what is shown while a measurement runs, never its result.
 _SHOWN_ONLY = frozenset({"progress"})
 
@@ -169,7 +168,7 @@ def _dependencies() -> list[str]:
     Other installed distributions (the site's Sphinx, the benchmarks' peers) change no measurement,
     so installing them keeps the stored ones. Without chunklab installed as a distribution: every
     installed distribution."""
-    installed = {_normal(d.metadata["Name"]): d for d in importlib.metadata.distributions()}
+    installed: dict[str, Any] = {canonicalize_name(d.metadata["Name"]): d for d in importlib.metadata.distributions()}
     if _DISTRIBUTION not in installed:
         return sorted(f"{name}=={d.version}" for name, d in installed.items())
     found: dict[str, set[str]] = {}
@@ -179,22 +178,18 @@ def _dependencies() -> list[str]:
         if name not in installed or (name in found and extras <= found[name]):
             continue
         found.setdefault(name, set()).update(extras)
-        for requirement in installed[name].requires or ():
-            match = _REQUIREMENT.match(requirement)
-            if match is None:
+        for line in installed[name].requires or ():
+            try:
+                requirement = Requirement(line)
+            except InvalidRequirement:
                 continue
-            marker = requirement.partition(";")[2]
-            wanted = set(re.findall(r"extra\s*==\s*['\"]([^'\"]+)['\"]", marker))
-            if wanted and "*" not in extras and not wanted & extras:
-                continue  # an extra nobody asked for
-            asked = {e.strip() for e in (match[2] or "").split(",") if e.strip()}
-            todo.append((_normal(match[1]), asked))
+            marker = requirement.marker
+            if "*" not in extras and marker is not None and not any(
+                marker.evaluate({"extra": extra}) for extra in extras or {""}
+            ):
+                continue  # for an extra nobody asked for, or another interpreter
+            todo.append((canonicalize_name(requirement.name), set(requirement.extras)))
     return sorted(f"{name}=={installed[name].version}" for name in found)
-
-
-def _normal(name: str) -> str:
-    """A distribution's name as PyPI compares them (lower case, runs of ``-_.`` as one ``-``)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _ours(thing: Any) -> bool:

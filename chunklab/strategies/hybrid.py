@@ -9,9 +9,9 @@ Every other strategy of the course sees one kind of structure. The hybrid compos
    In a text with form feeds (a PDF's pages) running headers and footers are found as in
    `chunklab.strategies.page` and kept off chunk edges, and every chunk knows its pages.
 2. **Routing.** Each block of a section goes to the route of its modality, and one table of routes
-   (`_ROUTES`, one row per modality) says all the hybrid knows about each (the blocks of its modality,
-   `chunklab.formats.tables.modality_of`): how it cuts them, its size limit, whether it takes the overlap, which neighbours its pieces may join
-   and its colour. A table is cut by the table chunker (`chunklab.strategies.table.TableChunker`,
+   (`_ROUTES`, one row per modality) says all the hybrid knows about each (the blocks of its
+   modality, `chunklab.formats.tables.modality_of`): how it cuts them, its size limit, whether it
+   takes the overlap, which neighbours its pieces may join and its colour. A table is cut by the table chunker (`chunklab.strategies.table.TableChunker`,
    whole rows) with its header kept for the context; a code block by the code chunker
    (`chunklab.strategies.code.CodeChunker`, between statements), each run on the block the hybrid
    parsed (`TableChunker.table_spans`, `CodeChunker.block_spans`), so nothing is parsed twice;
@@ -283,10 +283,11 @@ class HybridChunker(UnitSized, Chunker):
        tables by the table chunker (`chunklab.strategies.table.TableChunker`: whole rows; the
        header goes to ``header`` metadata and so into the context), code blocks by the code chunker
        (`chunklab.strategies.code.CodeChunker`: whole, else between statements), each run on the
-       block's span; images whole with their caption; prose and lists as sentences
-       (`sentence_splitter`), those of neighbouring blocks of a section packed together into chunks of about
-       equal size: as few chunks as `chunk_size` allows, then the smallest limit that needs no more
-       (`balanced_pack`). Headings, paragraphs, quotes and markup are prose, the default route. With ``prose="semantic"`` the sentences are embedded (`embedder`, default
+       block as the hybrid parsed it; images whole with their caption; prose and lists as sentences
+       (`sentence_splitter`), those of neighbouring blocks of a section packed together into chunks
+       of about equal size: as few chunks as `chunk_size` allows, then the smallest limit that needs
+       no more (`balanced_pack`). Headings, paragraphs, quotes and markup are prose, the default
+       route. With ``prose="semantic"`` the sentences are embedded (`embedder`, default
        all-MiniLM-L6-v2) and grouped by meaning instead (`semantic_pack`).
     3. **Size caps**: every chunk measures at most `chunk_size` (in `unit`). With `chunk_overlap`
        (default 0: no overlap), prose is packed under ``chunk_size - chunk_overlap`` and each prose
@@ -497,8 +498,6 @@ def semantic_pack(
     return [(units[a][0], units[b - 1][1], a, b - 1) for a, b in optimal_segments(vectors, earliest)]
 
 
-
-
 # -- cutting --------------------------------------------------------------------------------------
 def _packed(text: str, run: _Run, limit: int, measure: Callable[[str], int], vectors: Any) -> list[_Piece]:
     """A packed route's run: its sentences (and headings) packed under `limit`: `balanced_pack`,
@@ -524,8 +523,9 @@ def _cut_blocks(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod,
                 limits: tuple[tuple[str, int], ...], unit: SizeUnit, tokenizer: TokenizerLike) -> tuple[_Cut, ...]:
     """Every block of a route that is not packed, cut by its route under its limit (`limits`:
     ``(modality, limit)`` pairs), by run (nothing for a packed run): cached per text and limits, so
-    that a call that changes neither (a new `chunk_overlap`, a new context) parses no block again."""
+    that a call that changes neither (a new `chunk_overlap`, a new context) cuts no block again."""
     measure = length_function(unit, tokenizer)
+    limit_of = dict(limits)
     out: list[_Cut] = []
     for run in _analyse(text, fmt, sentence_method, sectioner).runs:
         route = _ROUTES[run.modality]
@@ -533,7 +533,7 @@ def _cut_blocks(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod,
         if route.packed or part is None:
             out.append(())
             continue
-        limit = dict(limits)[run.modality]
+        limit = limit_of[run.modality]
         if route.cut is None:
             out.append(tuple((start, end, ()) for start, end in fit(text, part.start, part.end, limit, measure)))
             continue
@@ -626,8 +626,8 @@ def _joined(a: _Piece, b: _Piece) -> _Piece:
 @cached(PER_TEXT)
 def _analyse(text: str, fmt: DocumentFormat, sentence_method: SentenceMethod, sectioner: Sectioner) -> _Analysis:
     """Parse `text`, find its sections and pages, and turn its blocks into runs (cached per text):
-    each block goes to the route of its modality (`modality_of`); a block of a route that is not packed is a run of
-    its own, and the sentence units of neighbouring blocks of packed routes in one section are one
+    each block goes to the route of its modality (`modality_of`); a block of a route that is not
+    packed is a run of its own, and the sentence units of neighbouring blocks of packed routes in one section are one
     run, of the modality they agree on (`_agreed`)."""
     resolved = resolve_format(text, fmt)
     sections = _checked_sections(sectioner(text, resolved), len(text))

@@ -40,8 +40,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import numpy as np
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
 
 from ..caches import RESOURCE, cached
 from ..core import Chunk
@@ -168,6 +166,9 @@ def _dependencies() -> list[str]:
     Other installed distributions (the site's Sphinx, the benchmarks' peers) change no measurement,
     so installing them keeps the stored ones. Without chunklab installed as a distribution: every
     installed distribution."""
+    from packaging.requirements import InvalidRequirement, Requirement  # the eval extra's, read only when storing
+    from packaging.utils import canonicalize_name
+
     installed: dict[str, Any] = {canonicalize_name(d.metadata["Name"]): d for d in importlib.metadata.distributions()}
     if _DISTRIBUTION not in installed:
         return sorted(f"{name}=={d.version}" for name, d in installed.items())
